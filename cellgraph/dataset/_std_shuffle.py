@@ -9,6 +9,9 @@ row id that way. The generator here is NumPy's MT19937 seeded as `std::mt19937(s
 """
 from __future__ import annotations
 
+import itertools
+import os
+
 import numpy as np
 
 _WORD = 0xFFFFFFFF
@@ -16,6 +19,8 @@ _WORD = 0xFFFFFFFF
 
 class Mt19937Words:
     """The 32-bit outputs of `std::mt19937(seed)`, one per call."""
+
+    low, span = 0, _WORD  # the engine's min() and max() - min(), which the distributions read
 
     def __init__(self, seed: int):
         legacy = np.random.RandomState(seed & _WORD)  # init_genrand(seed), as std::mt19937
@@ -37,23 +42,69 @@ class Mt19937Words:
                               ).astype(np.uint32)
 
 
-def uniform_below(words: Mt19937Words, n: int) -> int:
-    """`std::uniform_int_distribution(0, n - 1)` over 32-bit words (downscaling by division,
-    rejecting the words past the last whole multiple)."""
-    scaling = _WORD // n
+class MinstdWords:
+    """The outputs of libstdc++'s `std::default_random_engine(seed)` (minstd_rand0: x = x * 16807
+    mod 2**31 - 1, in [1, 2**31 - 2]), one per call."""
+
+    low, span = 1, 2**31 - 3
+    _M = 2**31 - 1
+
+    def __init__(self, seed: int):
+        self.state = (seed % self._M) or 1
+
+    def __call__(self) -> int:
+        self.state = self.state * 16807 % self._M
+        return self.state
+
+
+def uniform_below(words, n: int) -> int:
+    """`std::uniform_int_distribution(0, n - 1)` over an engine's words (downscaling by
+    division, rejecting the words past the last whole multiple)."""
+    scaling = words.span // n
     past = n * scaling
     while True:
-        word = words()
+        word = words() - words.low
         if word < past:
             return word // scaling
 
 
-def shuffle(ids: list, words: Mt19937Words) -> None:
-    """`std::shuffle(ids.begin(), ids.end(), words)`, in place."""
+def canonical_double(words: Mt19937Words) -> float:
+    """`std::generate_canonical<double, 53>` over 32-bit words: two words, the second the high
+    one, over 2**64 (the largest double below 1 where that rounds to 1)."""
+    value = (float(words()) + float(words()) * 4294967296.0) / 18446744073709551616.0
+    return value if value < 1.0 else float(np.nextafter(1.0, 0.0))
+
+
+def canonical_float(words: Mt19937Words) -> np.float32:
+    """`std::generate_canonical<float, 24>` over 32-bit words: one word, rounded to float,
+    over 2**32 in float."""
+    value = np.float32(words()) / np.float32(4294967296.0)
+    return value if value < 1 else np.nextafter(np.float32(1), np.float32(0))
+
+
+def bernoulli(words: Mt19937Words, p: float) -> bool:
+    """`std::bernoulli_distribution(p)`: a canonical double below p."""
+    return canonical_double(words) < p
+
+
+def uniform_float(words: Mt19937Words, low, high) -> np.float32:
+    """`std::uniform_real_distribution<float>(low, high)`, in float arithmetic."""
+    low, high = np.float32(low), np.float32(high)
+    return canonical_float(words) * (high - low) + low
+
+
+def uniform_int(words: Mt19937Words, low: int, high: int) -> int:
+    """`std::uniform_int_distribution<int>(low, high)` (both ends included)."""
+    return low + uniform_below(words, high - low + 1)
+
+
+def shuffle(ids: list, words) -> None:
+    """`std::shuffle(ids.begin(), ids.end(), words)`, in place (words: Mt19937Words or
+    MinstdWords)."""
     n = len(ids)
     if n < 2:
         return
-    if _WORD // n >= n:  # two positions from one draw
+    if words.span // n >= n:  # two positions from one draw
         i = 1
         if n % 2 == 0:
             j = uniform_below(words, 2)
@@ -159,3 +210,88 @@ def buffer_shuffle(rows, size: int, words):
                 buffer[last] = row
         if not active:
             last -= 1
+
+
+_PARTIAL_BLOCK = 1_000_000  # MindRecord's ShuffleSize
+
+
+class ShardShuffleOrder:
+    """The row orders of MindRecord's reader (MindDataset) under a random or distributed
+    sampler, as its ShardShuffle makes them: each epoch's shuffle is seeded with the dataset
+    seed + 1 + epoch and uses `std::default_random_engine` (MinstdWords). GLOBAL shuffles the
+    rows, FILES the order of the files' row ranges, INFILE the rows within each range (every
+    range with a generator of the same seed); with replacement, row i of the epoch is drawn by
+    `std::mt19937(seed + i)`. Without sharding, an epoch shuffles the previous epoch's rows
+    (cut to num_samples); with sharding, the rows as read, then every num_shards-th (wrapping
+    round to make the shards even; with MS_DEV_MINDRECORD_SHARD_BY_BLOCK=true, a block of
+    consecutive rows a shard); mode None keeps the rows' order."""
+
+    def __init__(self, file_rows: list[int], mode: str, replacement=False, num_samples=None,
+                 shards=None):
+        self.ends = list(itertools.accumulate(file_rows))
+        self.mode, self.replacement = mode, replacement
+        self.num_samples, self.shards = num_samples or None, shards
+        self._last = None  # (seed, epoch, rows)
+
+    def _shuffled(self, rows: list, seed: int) -> list:
+        if self.mode == "files":
+            files = list(range(len(self.ends)))
+            shuffle(files, MinstdWords(seed))
+            starts = [0, *self.ends[:-1]]
+            rows = [r for f in files for r in rows[starts[f]:self.ends[f]]]
+        elif self.mode == "infile":
+            rows = list(rows)
+            start = 0
+            for end in self.ends:
+                part = rows[start:end]
+                shuffle(part, MinstdWords(seed))
+                rows[start:end] = part
+                start = end
+        elif self.replacement:
+            count = self.num_samples or len(rows)
+            rows = [rows[uniform_below(Mt19937Words(seed + i), len(rows))] for i in range(count)]
+        else:
+            rows = list(rows)
+            shuffle(rows, MinstdWords(seed))
+        return rows if self.num_samples is None else rows[:self.num_samples]
+
+    def _partial(self, num_rows: int, seed: int) -> list:
+        """Shuffle.PARTIAL (MindRecord's slow-load mode): the files in a shuffled order (cut to
+        num_samples), then the positions in blocks of a million, each block shuffled by a
+        generator of the same seed; every epoch anew from the files as read."""
+        files = list(range(len(self.ends)))
+        shuffle(files, MinstdWords(seed))
+        starts = [0, *self.ends[:-1]]
+        rows = [r for f in files for r in range(starts[f], self.ends[f])]
+        rows += list(range(self.ends[-1], num_rows))  # padded rows last
+        if self.num_samples is not None:
+            rows = rows[:self.num_samples]
+        order = []
+        for block in range(0, len(rows), _PARTIAL_BLOCK):
+            ids = list(range(block, min(block + _PARTIAL_BLOCK, len(rows))))
+            shuffle(ids, MinstdWords(seed))
+            order.extend(rows[i] for i in ids)
+        return order
+
+    def rows(self, seed: int, num_rows: int, epoch: int) -> np.ndarray:
+        if self.mode == "partial":
+            return np.array(self._partial(num_rows, seed + 1 + epoch), np.int64)
+        if self.shards is not None:
+            num_shards, shard_id = self.shards
+            order = list(range(num_rows))
+            if self.mode is not None:
+                order = self._shuffled(order, seed + 1 + epoch)
+            taking = -(-len(order) // num_shards)
+            if os.environ.get("MS_DEV_MINDRECORD_SHARD_BY_BLOCK", "").lower() == "true":
+                picked = range(shard_id * taking, (shard_id + 1) * taking)  # a block a shard
+            else:
+                picked = range(shard_id, shard_id + num_shards * taking, num_shards)
+            return np.array([order[i % len(order)] for i in picked], np.int64)
+        if self._last is not None and self._last[0] == seed and self._last[1] <= epoch:
+            _, done, rows = self._last
+        else:
+            done, rows = -1, list(range(num_rows))
+        for e in range(done + 1, epoch + 1):
+            rows = self._shuffled(rows, seed + 1 + e)
+        self._last = (seed, epoch, rows)
+        return np.array(rows, np.int64)

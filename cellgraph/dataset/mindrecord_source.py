@@ -4,6 +4,8 @@ arrays of the schema's type, strings as 0-d str arrays, bytes as a 1-element byt
 arrays in the schema's shape."""
 from __future__ import annotations
 
+import json
+import numbers
 import os
 import weakref
 
@@ -13,11 +15,21 @@ from cellgraph.mindrecord import commit as staging
 from cellgraph.mindrecord import format as fmt
 from cellgraph.mindrecord.config import decrypt_inputs, release
 
+from . import _std_shuffle
+from .core import config
 from .engine import check_num_parallel_workers
-from .samplers import Shuffle, _optional_count
+from .nodes import ROW_FILE
+from .samplers import DistributedSampler, RandomSampler, Shuffle, _optional_count
 from .sources import MappableSource
 
 __all__ = ["MindDataset"]
+
+
+def _check_exists(path) -> None:
+    """MindSpore's check of each named file, before any is read."""
+    real = os.path.realpath(path)
+    if not os.path.isfile(real):
+        raise ValueError(f"The file {real} does not exist or permission denied!")
 
 
 def _files(dataset_files, op: str) -> list[str]:
@@ -51,7 +63,11 @@ class MindDataset(MappableSource):
     def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None,
                  shuffle=None, num_shards=None, shard_id=None, sampler=None, padded_sample=None,
                  num_padded=None, num_samples=None, cache=None):
-        # MindSpore checks num_samples before num_parallel_workers: its tests see that error
+        # MindSpore checks the files first, and num_samples before num_parallel_workers
+        if isinstance(dataset_files, (str, list)):
+            for path in [dataset_files] if isinstance(dataset_files, str) else dataset_files:
+                if isinstance(path, (str, os.PathLike)):
+                    _check_exists(path)
         _optional_count(num_samples, self.op, "num_samples")
         check_num_parallel_workers(num_parallel_workers)
         if num_samples and shuffle in (Shuffle.FILES, Shuffle.INFILE):
@@ -87,8 +103,14 @@ class MindDataset(MappableSource):
         self._locations = [(path, location) for path, header in zip(self.paths, headers)
                            for location in fmt.row_locations(path, header, self.op)]
         self._padded = self._padding(padded_sample, num_padded, names)
-        super().__init__(names, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
+        self._order_keys = {}  # sampler id -> what an iterator keeps its row order under
+        # PARTIAL, MindRecord's own shuffle, is ordered here (see _epoch_indices) unsharded
+        partial = shuffle is Shuffle.PARTIAL and sampler is None and num_shards is None
+        super().__init__(names, num_samples=num_samples,
+                         shuffle=Shuffle.GLOBAL if partial else shuffle, sampler=sampler,
                          num_shards=num_shards, shard_id=shard_id)
+        if partial:
+            self.sampler.shuffle_mode = Shuffle.PARTIAL
 
     def _padding(self, padded_sample, num_padded, names) -> list[tuple]:
         """`num_padded` copies of `padded_sample`, so that the rows split evenly into shards."""
@@ -100,18 +122,76 @@ class MindDataset(MappableSource):
         missing = [n for n in names if n not in padded_sample]
         if missing:
             raise ValueError(f"{self.op}: padded_sample lacks the column(s) {missing}")
+        self._padded_raw = {n: padded_sample[n] for n in names if n not in self._blobs}
         row = tuple(np.array([v], dtype=f"S{max(len(v), 1)}") if isinstance(v, bytes)
                     else np.asarray(v) for v in (padded_sample[n] for n in names))
         return [row] * int(num_padded)
+
+    def _check_padded(self) -> None:
+        """MindSpore's check, as it reads a padded row: a column stored outside the blob takes
+        a str or a number (an array, which MindSpore passes on as bytes, shows as {})."""
+        for name, value in self._padded_raw.items():
+            if isinstance(value, (str, numbers.Number)) and not isinstance(value, bool):
+                continue
+            shown = "{}" if isinstance(value, (bytes, np.ndarray)) else json.dumps(
+                value, default=str)
+            raise RuntimeError(f"Invalid padded_sample, the value of column: {name} should be "
+                               f"string or number but got: {shown}, check 'padded_sample'.")
+
+    def rows(self, state):
+        child = getattr(self.sampler, "child_sampler", None)
+        if self._padded and child is not None and not isinstance(child, DistributedSampler):
+            raise RuntimeError("When the padded sample logic is enabled and use sampler chain,"
+                               "the first sampler which is specified by parameter sampler or "
+                               "(num_shards, shard_id) is not distributed sampling.")
+        return super().rows(state)
 
     @property
     def num_rows(self):
         return len(self._locations) + len(self._padded)
 
+    def _epoch_indices(self, sampler, state):
+        """MindRecord's reader orders the rows itself under random and distributed samplers
+        (see _std_shuffle.ShardShuffleOrder), seeded by the dataset seed (unset, by a seed of
+        the system's, as MindSpore's); other samplers sample as for any source. A sampler with
+        a child samples positions in the child's output."""
+        child = getattr(sampler, "child_sampler", None)
+        ids = None if child is None else self._epoch_indices(child, state)
+        num_rows = self.num_rows if ids is None else len(ids)
+        key = self._order_keys.setdefault(id(sampler), object())
+        order, system_seed = state.keep(key, lambda: (
+            self._shard_order(sampler), int(np.random.SeedSequence().entropy % 2**32)))
+        if order is None:
+            positions = np.asarray(sampler.indices(num_rows, state), np.int64)
+        else:
+            seed = config.mindspore_seed()
+            seed = system_seed if seed is None else seed
+            positions = sampler._limit(order.rows(seed, num_rows, state.epoch))
+        return positions if ids is None else ids[positions]
+
+    def _shard_order(self, sampler):
+        mode = getattr(sampler, "shuffle_mode", None)
+        mode = {Shuffle.FILES: "files", Shuffle.INFILE: "infile",
+                Shuffle.PARTIAL: "partial"}.get(mode, "global")
+        files = [sum(1 for p, _ in self._locations if p == path) for path in self.paths]
+        files[-1] += len(self._padded)
+        if type(sampler) is RandomSampler:
+            if mode in ("files", "infile") and sampler.replacement:
+                return None
+            return _std_shuffle.ShardShuffleOrder(files, mode, sampler.replacement,
+                                                  sampler.num_samples)
+        if type(sampler) is DistributedSampler and sampler.offset == -1 and mode != "partial":
+            return _std_shuffle.ShardShuffleOrder(
+                files, mode if sampler.shuffle else None,
+                shards=(sampler.num_shards, sampler.shard_id))
+        return None
+
     def row_at(self, index):
         if index >= len(self._locations):
+            self._check_padded()
             return self._padded[index - len(self._locations)]
         path, (raw_at, raw_n, blob_at, blob_n) = self._locations[index]
+        ROW_FILE.path = path  # what a map's error names as the row's data file
         with open(path, "rb") as f:
             f.seek(raw_at)
             raw = f.read(raw_n)

@@ -65,6 +65,14 @@ def _global_shuffle(shuffle, op: str, rows=None):
                                f"rows) is not supported; use Shuffle.GLOBAL")
     return shuffle
 
+def _shuffle_mode(sampler) -> Shuffle:
+    """A sampler's shuffle as a Shuffle mode (True: GLOBAL; none given: FALSE)."""
+    mode = getattr(sampler, "shuffle_mode", None)
+    if isinstance(mode, Shuffle):
+        return mode
+    return Shuffle.GLOBAL if mode is True else Shuffle.FALSE
+
+
 class Sampler:
     """Base: `indices(num_rows, state)` for one epoch.
 
@@ -77,9 +85,17 @@ class Sampler:
 
     def add_child(self, sampler) -> None:
         """Chain `sampler` under this one: this sampler then samples the ids the child gives
-        (its rows are the child's output, in the child's order)."""
+        (its rows are the child's output, in the child's order). As MindSpore: the child may
+        not shuffle PARTIAL, this sampler only GLOBAL or not at all."""
         if getattr(self, "child_sampler", None) is not None:
             raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
+        if sampler is not None and _shuffle_mode(sampler) is Shuffle.PARTIAL:
+            raise RuntimeError("When multiple samplers are used, ensure that the shuffle of the "
+                               "input sampler must not be Shuffle.PARTIAL.")
+        if _shuffle_mode(self) not in (Shuffle.GLOBAL, Shuffle.FALSE):
+            raise RuntimeError(f"When multiple samplers are used, ensure that the shuffle of the "
+                               f"current sampler must be Shuffle.FALSE or Shuffle.GLOBAL, but "
+                               f"got: {_shuffle_mode(self)}.")
         self.child_sampler = sampler
 
     def get_child(self):
@@ -419,12 +435,16 @@ def choose_sampler(op: str, shuffle, sampler, num_samples, num_shards, shard_id)
     shuffle = _global_shuffle(shuffle, op)
     if (num_shards is None) != (shard_id is None):
         raise RuntimeError(f"{op}: give both `num_shards` and `shard_id`, or neither")
+    mode = shuffle if isinstance(shuffle, Shuffle) else Shuffle.GLOBAL  # FILES or INFILE
     if num_shards is not None:
-        return DistributedSampler(num_shards, shard_id, shuffle=shuffle is not False,
+        return DistributedSampler(num_shards, shard_id,
+                                  shuffle=False if shuffle is False else mode,
                                   num_samples=num_samples)
     if shuffle is False:
         return SequentialSampler(num_samples=num_samples)
-    return RandomSampler(num_samples=num_samples)
+    # as MindSpore: a shuffled source cut to num_samples draws its rows with replacement
+    return RandomSampler(replacement=num_samples is not None, num_samples=num_samples,
+                         shuffle=mode)
 
 
 def chained_indices(sampler, num_rows: int, state) -> np.ndarray:

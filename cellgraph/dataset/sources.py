@@ -20,7 +20,9 @@ from .core.validator_helpers import check_value, type_check
 from .engine import Dataset, check_num_parallel_workers, column_list
 from .samplers import (
     Sampler,
+    Shuffle,
     SubsetSampler,
+    _shuffle_mode,
     chained_count,
     chained_indices,
     check_shard,
@@ -86,6 +88,20 @@ class MappableSource(Dataset):
     def count(self):
         return chained_count(_for_iterator(self.sampler), self.num_rows)
 
+    def add_sampler(self, new_sampler):
+        """`new_sampler` on top of the sampler: it samples positions in the sampler's output
+        (MindSpore's checks: neither may be PARTIAL, the new one FALSE or GLOBAL)."""
+        if _shuffle_mode(self.sampler) is Shuffle.PARTIAL:
+            raise RuntimeError("When multiple samplers are used, ensure that the shuffle of the "
+                               "current sampler must not be Shuffle.PARTIAL.")
+        mode = _shuffle_mode(new_sampler)
+        if mode not in (Shuffle.GLOBAL, Shuffle.FALSE):
+            raise RuntimeError(f"When multiple samplers are used, ensure that the shuffle of the "
+                               f"input sampler must be Shuffle.FALSE or Shuffle.GLOBAL, but got: "
+                               f"{mode}.")
+        new_sampler.add_child(self.sampler)
+        self.sampler = new_sampler
+
     def use_sampler(self, new_sampler):
         """MindSpore's replacement of the sampler: without a child sampler, `new_sampler`
         takes the sampler's place; with one, the child becomes the sampler and `new_sampler`
@@ -108,8 +124,13 @@ class MappableSource(Dataset):
         # epoch's, as MindSpore resets its sampler for each: its epoch is the pass's number
         sampler = state.keep(self, lambda: _for_iterator(self.sampler))
         sampler_state = _Pass(state, state.next_pass(self))
-        for index in chained_indices(sampler, self.num_rows, sampler_state):
+        for index in self._epoch_indices(sampler, sampler_state):
             yield read(int(index))
+
+    def _epoch_indices(self, sampler, state) -> np.ndarray:
+        """The row ids of one pass (a source whose reader orders rows its own way overrides
+        this)."""
+        return chained_indices(sampler, self.num_rows, state)
 
     def split(self, sizes, randomize=True):
         """Splits of a source with random access, as MindSpore makes them: one permutation of

@@ -333,6 +333,14 @@ class Dataset:
             raise TypeError("apply_func must return a dataset.")
         return dataset
 
+    def build_sentencepiece_vocab(self, columns, vocab_size, character_coverage, model_type,
+                                  params):
+        """A text.SentencePieceVocab trained on this dataset's `columns` (the first of them)."""
+        from ..text.sentencepiece import SentencePieceVocab
+
+        return SentencePieceVocab.from_dataset(self, columns, vocab_size, character_coverage,
+                                               model_type, params)
+
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
                      pad_info=None):
         """Batch rows of different shapes: each column in `pad_info` ({column: (shape,

@@ -1,5 +1,13 @@
-"""cellgraph.dataset.text: Vocab, Lookup, ToNumber and tokenizers on NumPy string arrays."""
+"""cellgraph.dataset.text: Vocab, Lookup, ToNumber and tokenizers on NumPy string arrays
+(SentencePiece's through the sentencepiece package)."""
 from . import transforms, utils
+from .sentencepiece import (
+    SentencePieceModel,
+    SentencePieceTokenizer,
+    SentencePieceVocab,
+    SPieceTokenizerLoadType,
+    SPieceTokenizerOutType,
+)
 from .transforms import (
     AddToken,
     CaseFold,
@@ -30,6 +38,11 @@ __all__ = [
     "PythonTokenizer",
     "RegexReplace",
     "RegexTokenizer",
+    "SPieceTokenizerLoadType",
+    "SPieceTokenizerOutType",
+    "SentencePieceModel",
+    "SentencePieceTokenizer",
+    "SentencePieceVocab",
     "SlidingWindow",
     "ToNumber",
     "ToVectors",

@@ -17,11 +17,12 @@ from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
 from .icu_regex import compile_icu, icu_replacement
+from .sentencepiece import SentencePieceTokenizer
 from .utils import NormalizeForm, Vectors, Vocab, as_words
 
 __all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
-           "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "ToVectors", "Truncate",
-           "TruncateSequencePair",
+           "RegexReplace", "RegexTokenizer", "SentencePieceTokenizer", "SlidingWindow", "ToNumber",
+           "ToVectors", "Truncate", "TruncateSequencePair",
            "UnicodeCharTokenizer", "WhitespaceTokenizer"]
 
 

@@ -10,7 +10,9 @@ import numpy as np
 
 from cellgraph.dataset.core.validator_helpers import check_value, type_check, type_check_list
 
-__all__ = ["CharNGram", "NormalizeForm", "Vectors", "Vocab", "as_words", "to_bytes", "to_str"]
+__all__ = ["CharNGram", "NormalizeForm", "SPieceTokenizerLoadType", "SPieceTokenizerOutType",
+           "SentencePieceModel", "SentencePieceVocab", "Vectors", "Vocab", "as_words", "to_bytes",
+           "to_str"]
 
 
 class NormalizeForm(enum.IntEnum):
@@ -276,3 +278,12 @@ class CharNGram(Vectors):
                     total += vector
                     count += 1
         return total / np.float32(count) if count else init
+
+
+# MindSpore's text.utils also holds the SentencePiece vocabulary and its enums
+from .sentencepiece import (
+    SentencePieceModel,
+    SentencePieceVocab,
+    SPieceTokenizerLoadType,
+    SPieceTokenizerOutType,
+)

@@ -45,6 +45,26 @@ class RandomOperation(TensorOperation):
         return self._rng
 
 
+class CppRandomOperation(TensorOperation):
+    """A transform that draws as MindSpore's C++ transforms draw: from `std::mt19937` seeded
+    with the dataset seed (once set; else a seed of the system's), through libstdc++'s
+    distributions (dataset._std_shuffle); a later set_seed starts it again."""
+
+    _words = None
+    _seeding = None
+
+    @property
+    def words(self):
+        from cellgraph.dataset import _std_shuffle
+
+        seeding = config.seeding()
+        if self._words is None or self._seeding != seeding:
+            seed = config.get_seed() if seeding else int(np.random.SeedSequence().entropy
+                                                         % 2**32)
+            self._words, self._seeding = _std_shuffle.Mt19937Words(seed), seeding
+        return self._words
+
+
 def _transform_list(transforms, op: str) -> list:
     """MindSpore's checks of the transforms of Compose, RandomApply and RandomChoice: a
     non-empty list of transform instances or callables (`op` names the caller)."""

@@ -1,11 +1,13 @@
 """cellgraph.dataset.vision: image transforms on NumPy HWC arrays and Pillow images (the
-names of vision/transforms.py, color.py, geometry.py and augment.py, and the 1.x module paths
-`c_transforms` and `py_transforms`)."""
+names of vision/transforms.py, color.py, geometry.py, augment.py and bbox.py, and the 1.x
+module paths `c_transforms` and `py_transforms`)."""
 from . import c_transforms, py_transforms, transforms, utils  # noqa: F401
 from .augment import *
+from .bbox import *
 from .color import *
 from .geometry import *
 from .levels import *
 from .pixels import *
 from .transforms import *
 from .utils import get_image_num_channels, get_image_size, read_file, write_file  # noqa: F401
+from .video import DecodeVideo, read_video, read_video_timestamps  # noqa: F401

@@ -1,4 +1,4 @@
-"""Geometric transforms of mindspore.dataset.vision: Pad, RandomResizedCrop,
+"""Geometric transforms of mindspore.dataset.vision: Pad, RandomResize, RandomResizedCrop,
 RandomCropDecodeResize, RandomRotation, RandomVerticalFlip, HorizontalFlip, VerticalFlip, Crop,
 ToPIL. Rotation needs Pillow."""
 from __future__ import annotations
@@ -9,6 +9,7 @@ from enum import Enum
 
 import numpy as np
 
+from cellgraph.dataset import _std_shuffle as _std
 from cellgraph.dataset.core.validator_helpers import (
     FLOAT_MAX_INTEGER,
     check_pos_float32,
@@ -16,6 +17,7 @@ from cellgraph.dataset.core.validator_helpers import (
     type_check,
     type_check_list,
 )
+from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from .transforms import (
     _PIL_FILTERS,
@@ -42,6 +44,7 @@ __all__ = [
     "HorizontalFlip",
     "Pad",
     "RandomCropDecodeResize",
+    "RandomResize",
     "RandomResizedCrop",
     "RandomRotation",
     "RandomVerticalFlip",
@@ -181,6 +184,24 @@ class RandomRotation(_RandomOp):
         out = pil.rotate(angle, _PIL_FILTERS[self.resample], self.expand, self.center,
                          fillcolor=self.fill_value)
         return out if was_pil else np.asarray(out)
+
+
+# MindSpore's InterpolationMode 0..3, which RandomResize and RandomResizeWithBBox draw from
+DRAWN_INTER = (Inter.LINEAR, Inter.NEAREST, Inter.CUBIC, Inter.AREA)
+
+
+class RandomResize(CppRandomOperation):
+    """Resize to `size` with an interpolation drawn from linear, nearest, cubic and area (as
+    MindSpore's C++ op draws it)."""
+
+    def __init__(self, size):
+        self.size = Resize(size).size
+
+    def __call__(self, *images):
+        """One draw for all the images given (an image and its mask resize alike)."""
+        resize = Resize(self.size, DRAWN_INTER[_std.uniform_int(self.words, 0, 3)])
+        out = tuple(resize(image) for image in images)
+        return out[0] if len(out) == 1 else out
 
 
 class RandomVerticalFlip(RandomFlip):

@@ -143,8 +143,49 @@ def _linear_axis(out_len: int, in_len: int):
     return low, high, (pos - low).astype(np.float32)
 
 
+_COEF_SCALE = 2048  # OpenCV's INTER_RESIZE_COEF_SCALE: the weights' fixed point
+
+
+def _cv_linear_taps(out_len: int, in_len: int):
+    """OpenCV's source index and fixed-point weights (w0, w1) per output position of its
+    INTER_LINEAR resize: positions (d + 0.5) * in / out - 0.5 in float, clamped to the edges,
+    each weight rounded on its own."""
+    scale = 1.0 / (out_len / in_len)
+    pos = ((np.arange(out_len) + 0.5) * scale - 0.5).astype(np.float32)
+    low = np.floor(pos).astype(np.int64)
+    frac = pos - low.astype(np.float32)
+    frac[low < 0] = 0
+    low[low < 0] = 0
+    edge = low >= in_len - 1
+    frac[edge] = 0
+    low[edge] = in_len - 1
+    w0 = np.rint((np.float32(1) - frac) * np.float32(_COEF_SCALE)).astype(np.int64)
+    w1 = np.rint(frac * np.float32(_COEF_SCALE)).astype(np.int64)
+    return low, np.minimum(low + 1, in_len - 1), w0, w1
+
+
+def _cv_linear_u8(image: np.ndarray, height: int, width: int) -> np.ndarray:
+    """OpenCV's INTER_LINEAR resize of a uint8 image, bit for bit as MindSpore's build gives
+    it: integer horizontal taps, then the vertical blend rounded as its SIMD code rounds it,
+    ((S0 >> 4) * b0 >> 16) + ((S1 >> 4) * b1 >> 16), then + 2 >> 2."""
+    in_h, in_w = image.shape[:2]
+    src = image.reshape(in_h, in_w, -1).astype(np.int64)
+    left, right, a0, a1 = _cv_linear_taps(width, in_w)
+    rows = src[:, left] * a0[None, :, None] + src[:, right] * a1[None, :, None]
+    top, bottom, b0, b1 = _cv_linear_taps(height, in_h)
+    s0, s1 = rows[top] >> 4, rows[bottom] >> 4
+    b0, b1 = b0[:, None, None], b1[:, None, None]
+    out = (((s0 * b0) >> 16) + ((s1 * b1) >> 16) + 2) >> 2
+    return np.clip(out, 0, 255).astype(np.uint8).reshape((height, width) + image.shape[2:])
+
+
 def resize_array(image: np.ndarray, height: int, width: int, interpolation: Inter):
     in_h, in_w = image.shape[:2]
+    if interpolation is Inter.LINEAR and image.dtype == np.uint8 and image.ndim in (2, 3):
+        if in_w == 2 * width and in_h == 2 * height:  # OpenCV halves by INTER_AREA: 2x2 means
+            blocks = image.astype(np.int32).reshape(height, 2, width, 2, *image.shape[2:])
+            return ((blocks.sum(axis=(1, 3)) + 2) >> 2).astype(np.uint8)
+        return _cv_linear_u8(image, height, width)
     if interpolation is Inter.NEAREST:  # OpenCV's: source index floor(dst / (out / in))
         rows = np.minimum(np.floor(np.arange(height) * (1.0 / (height / in_h))).astype(np.int64),
                           in_h - 1)
@@ -171,6 +212,8 @@ class Resize(TensorOperation):
     """To `size`: (height, width), or an int for the shorter side (the aspect kept)."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
+        if interpolation is None:  # MindSpore's check, before the others
+            raise KeyError("Interpolation should not be None")
         type_check(size, (int, list, tuple), "size")  # MindSpore's checks and words
         if isinstance(size, int):
             check_value(size, (1, FLOAT_MAX_INTEGER))
@@ -271,16 +314,22 @@ def _pad_to(image, height, width, fill, mode):
 
 
 def _padding(padding) -> tuple | None:
+    """MindSpore's check of a crop's `padding` (an int, or 2 or 4 ints, each in [0, INT32_MAX]),
+    as (left, top, right, bottom)."""
     if padding is None:
         return None
-    if isinstance(padding, numbers.Integral):
+    type_check(padding, (tuple, list, numbers.Number), "padding")
+    if isinstance(padding, numbers.Number):
+        type_check(padding, (int,), "padding")
+        check_value(padding, (0, 2**31 - 1), "padding")
         return (int(padding),) * 4
+    if len(padding) not in (2, 4):
+        raise ValueError("The size of the padding list or tuple should be 2 or 4.")
+    for i, value in enumerate(padding):
+        type_check(value, (int,), f"padding[{i}]")
+        check_value(value, (0, 2**31 - 1), "pad_value")
     padding = tuple(int(p) for p in padding)
-    if len(padding) == 2:
-        return padding * 2
-    if len(padding) != 4:
-        raise ValueError(f"RandomCrop: `padding` must have 1, 2 or 4 values, got {padding}")
-    return padding
+    return padding * 2 if len(padding) == 2 else padding
 
 
 class RandomCrop(_RandomOp):

@@ -12,7 +12,7 @@ from .geometry import SliceMode
 from .transforms import Border, Inter, _is_pil
 
 __all__ = ["Border", "Inter", "SliceMode", "get_image_num_channels", "get_image_size",
-           "read_file", "write_file"]
+           "read_file", "read_video", "read_video_timestamps", "write_file"]
 
 
 def _not_an_image(image) -> TypeError:
@@ -89,3 +89,7 @@ def write_file(filename, data) -> None:
         raise RuntimeError(f"WriteFile: The data has invalid dimensions. It should have only one "
                            f"dimension, but got {array.ndim} dimensions.")
     write_bytes(filename, array.tobytes())
+
+
+# MindSpore's vision.utils also holds the video readers
+from .video import read_video, read_video_timestamps
