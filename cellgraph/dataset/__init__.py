@@ -34,6 +34,7 @@ from .engine.folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
+from .engine.mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -151,6 +152,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Flowers102Dataset",
     "Food101Dataset",
     "GTZANDataset",
     "GeneratorDataset",
@@ -179,10 +181,12 @@ __all__ = [
     "RandomDataset",
     "RandomSampler",
     "RenderedSST2Dataset",
+    "SBDataset",
     "SBUDataset",
     "SQuADDataset",
     "STL10Dataset",
     "SUN397Dataset",
+    "SVHNDataset",
     "Sampler",
     "Schema",
     "SemeionDataset",

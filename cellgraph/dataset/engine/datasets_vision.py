@@ -18,6 +18,7 @@ from .folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
+from .mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
 from .vision_readers import (
     CelebADataset,
     CocoDataset,
@@ -51,6 +52,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Flowers102Dataset",
     "Food101Dataset",
     "ImageFolderDataset",
     "KITTIDataset",
@@ -63,9 +65,11 @@ __all__ = [
     "QMnistDataset",
     "RandomDataset",
     "RenderedSST2Dataset",
+    "SBDataset",
     "SBUDataset",
     "STL10Dataset",
     "SUN397Dataset",
+    "SVHNDataset",
     "SemeionDataset",
     "USPSDataset",
     "VOCDataset",
@@ -78,4 +82,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
-        DIV2KDataset, RandomDataset)
+        DIV2KDataset, RandomDataset, Flowers102Dataset, SBDataset, SVHNDataset)
