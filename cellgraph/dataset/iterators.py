@@ -194,6 +194,33 @@ class DatasetIterator:
             pair.reset()
         weakref.finalize(self, _close_all, self._channels, self._syncs)
         ITERATORS_LIST.append(weakref.ref(self, _forget))
+        init_step = dataset.get_init_step()
+        if init_step:
+            if config.get_debug_mode():
+                from cellgraph import log as logger
+
+                logger.warning("Dataset init step will be ignored in debug mode.")
+            else:
+                self._skip_steps(init_step)
+
+    def _skip_steps(self, steps: int) -> None:
+        """Read and drop the first `steps` rows (over the epochs, as an iterator started at
+        step 0 reads them), so that every random generator of the pipeline (shuffles,
+        samplers, random transforms) stands where that iterator's stood at that step."""
+        size = self.dataset.get_dataset_size()
+        if size:
+            for _ in range(steps // size):
+                epoch = self._start_epoch()
+                while epoch.channel.get() is not _END:
+                    pass  # (a failure ends the drain too: it is raised below, when read)
+                epoch.ended = True
+                self._channels.clear()
+            steps %= size
+        for _ in range(steps):
+            try:
+                next(self)
+            except StopIteration:
+                break
 
     def _start_epoch(self) -> _Epoch:
         if self.num_epochs is not None and self.epochs_started >= self.num_epochs:

@@ -19,7 +19,7 @@ from cellgraph.mindrecord.checks import pipeline_error
 
 from . import _std_shuffle
 from .core import config
-from .engine import Dataset, column_list, find_column
+from .engine import Dataset, calling_for, column_list, find_column
 from .transforms.transforms import TensorOperation
 
 _RULE = "-" * 66
@@ -241,7 +241,7 @@ class MapDataset(Dataset):
         # the error samples mode is the one set when the iterator started (MindSpore sets the
         # map's strategy when it launches the pipeline)
         handling = state.keep(self._handling_key, _error_handling)
-        run = self.transform if handling is None else self._transform_or_fail
+        run = calling_for(state, self.transform if handling is None else self._transform_or_fail)
         if not self.callbacks or not state.runs_callbacks:
             out = map(run, self.children[0].rows(state))
         else:

@@ -163,6 +163,18 @@ def new_rng() -> np.random.Generator:
     return np.random.default_rng()
 
 
+def pass_rng(number: int) -> np.random.Generator:
+    """The generator of the `number`-th node (or random transform) to draw in a pass over a
+    pipeline: after set_seed the same in every pass (MindSpore seeds a pipeline's random
+    operations from the seed each time an iterator builds it, so iterators over a seeded
+    pipeline repeat one another); fresh otherwise (MindSpore's default seed, 5489, counts as
+    none there)."""
+    seed = mindspore_seed()
+    if seed is not None:
+        return np.random.default_rng([seed, 0, number])
+    return np.random.default_rng()
+
+
 def set_callback_timeout(timeout) -> None:
     """Seconds a `sync_wait` waits for its `sync_update` before it gives up blocking."""
     if not _is_int(timeout):
