@@ -125,6 +125,7 @@ from .config import (
     get_seed,
     set_seed,
 )
+from .engine.serializer_deserializer import compare, deserialize, serialize, show
 
 __all__ = [
     "AGNewsDataset",
@@ -210,12 +211,16 @@ __all__ = [
     "YelpReviewDataset",
     "YesNoDataset",
     "audio",
+    "compare",
     "config",
+    "deserialize",
     "get_callback_timeout",
     "get_debug_mode",
     "get_num_parallel_workers",
     "get_seed",
+    "serialize",
     "set_seed",
+    "show",
     "text",
     "transforms",
     "vision",

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _std_shuffle
 from .core import config
+from .core.arguments import record_arguments
 
 __all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "Sampler",
            "SequentialSampler", "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
@@ -71,6 +72,10 @@ class Sampler:
     A user-defined sampler, as MindSpore has them written, subclasses Sampler and defines
     `__iter__`, yielding row indices; it may read `self.dataset_size`, the source's row count,
     which is set before every epoch."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        record_arguments(cls)  # what `serialize` writes a sampler with
 
     def __init__(self, num_samples=None):
         self.num_samples = _optional_count(num_samples, type(self).__name__, "num_samples")

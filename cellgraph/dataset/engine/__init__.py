@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..core import config
+from ..core.arguments import record_arguments
 from ..core.validator_helpers import INT32_MAX, check_value, type_check
 
 __all__ = ["Dataset"]
@@ -220,6 +221,10 @@ def _keywords(method: str, given: dict, **defaults) -> dict:
 
 class Dataset:
     """Base of every pipeline node: the pipeline methods and the iterators."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        record_arguments(cls)  # what `serialize` writes a source with
 
     def __init__(self, children=None, num_parallel_workers=None, cache=None):
         if cache is not None:
@@ -513,6 +518,13 @@ class Dataset:
         if len(self.children) == 1:
             return self.children[0].get_init_step()
         return 0
+
+    def to_json(self, filename=""):
+        """The pipeline ending here as MindSpore's JSON (a dict), written to `filename` too
+        when given (`dataset.serialize`)."""
+        from .serializer_deserializer import to_json
+
+        return to_json(self, filename)
 
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:

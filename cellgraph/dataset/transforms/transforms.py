@@ -9,6 +9,7 @@ import operator
 import numpy as np
 
 from cellgraph.dataset.core import config
+from cellgraph.dataset.core.arguments import record_arguments
 from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
 from cellgraph.primitives import dtype as dt
 
@@ -19,6 +20,10 @@ __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "Pad
 class TensorOperation:
     """Base of the transforms: callable on NumPy arrays (and, for vision, Pillow images),
     in a pipeline through `map` or eagerly."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        record_arguments(cls)  # what `serialize` writes a transform with
 
     def __call__(self, *inputs):
         raise NotImplementedError
