@@ -269,11 +269,22 @@ class DatasetIterator:
                 self._channels.clear()
                 self._reading.epoch = None
                 if item is _END:
+                    if epoch.number == 0:
+                        self._write_autotune()
                     raise StopIteration
                 epoch.failure = item.error
                 raise item.error
             self._rows += 1
             return item
+
+    def _write_autotune(self) -> None:
+        """With AutoTune writing its file, the pipeline this iterator ran (its first epoch
+        done), as MindSpore's AutoTune writes it."""
+        path = config.autotune_file()
+        if path is not None:
+            from .engine.serializer_deserializer import write_autotune
+
+            write_autotune(self.dataset, path)
 
     @property
     def position(self) -> dict:

@@ -191,3 +191,28 @@ def test_show_logs_the_json(csv_file, caplog):
     with caplog.at_level(logging.INFO, logger="cellgraph"):
         ds.show(data, indentation=None)
     assert any('"op_type": "CSVDataset"' in record.getMessage() for record in caplog.records)
+
+
+def test_autotune_writes_the_pipeline_it_ran(tmp_path, monkeypatch):
+    monkeypatch.setenv("RANK_ID", "3")
+    prefix = str(tmp_path / "tuned")
+    ds.config.set_enable_autotune(True, prefix)
+    try:
+        data = ds.NumpySlicesDataset(np.arange(20), ["x"], shuffle=False)
+        data = data.map(lambda x: x + 1, ["x"]).batch(5)
+        iterator = data.create_tuple_iterator(num_epochs=2)
+        for _ in iterator:
+            pass
+    finally:
+        ds.config.set_enable_autotune(False)
+    report = json.loads((tmp_path / "tuned_3.json").read_text())
+    # MindSpore's AutoTune file: a remark, the operations from the source up, and the tree
+    assert report["remark"].endswith("No configuration changes were made by Dataset AutoTune.")
+    assert report["summary"] == [
+        "GeneratorOp(ID:2)   (num_parallel_workers: 1, prefetch_size:16)",
+        "MapOp(ID:1)         (num_parallel_workers: 2, prefetch_size:16)",
+        "BatchOp(ID:0)       (num_parallel_workers: 2, prefetch_size:16)"]
+    assert report["tree"] == ds.serialize(data)
+    assert report["tree"]["children"][0]["children"][0]["op_type"] == "GeneratorDataset"
+    assert ds.config.get_enable_autotune() is False
+
