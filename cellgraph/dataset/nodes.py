@@ -31,9 +31,15 @@ def user_code_error(error: Exception, context: str = "") -> RuntimeError:
     """An error of the user's Python code run by the pipeline (a generator, a map function, a
     per_batch_map), as MindSpore reports it: a RuntimeError with the code's traceback."""
     stack = "".join(traceback.format_exception(error)).rstrip("\n")
+    return user_code_failure(f"{context}{stack}")
+
+
+def user_code_failure(call_stack: str) -> RuntimeError:
+    """MindSpore's report of user Python code that failed, with `call_stack` (a traceback, or
+    what its check of the code's result found) under "Python Call Stack"."""
     return RuntimeError(
         f"Exception thrown from user defined Python function in dataset. \n\n{_RULE}\n"
-        f"- Python Call Stack: \n{_RULE}\n{context}{stack}\n\n{_RULE}\n- Dataset Pipeline "
+        f"- Python Call Stack: \n{_RULE}\n{call_stack}\n\n{_RULE}\n- Dataset Pipeline "
         f"Error Message: \n{_RULE}\n[ERROR] Execute user Python code failed, check 'Python "
         f"Call Stack' above.")
 

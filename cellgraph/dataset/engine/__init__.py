@@ -555,6 +555,8 @@ class Dataset:
 
         node = self
         while node.children and not isinstance(node, BatchDataset):
+            if getattr(node, "_batch_sampled", False):
+                return -1  # a GeneratorDataset whose batch_sampler sizes each batch
             node = node.children[0]
         return node.batch_size if isinstance(node, BatchDataset) else 1
 
