@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import functools
 import numbers
+import os
 import threading
 import weakref
 
@@ -281,10 +282,25 @@ class DatasetIterator:
         """With AutoTune writing its file, the pipeline this iterator ran (its first epoch
         done), as MindSpore's AutoTune writes it."""
         path = config.autotune_file()
-        if path is not None:
-            from .engine.serializer_deserializer import write_autotune
+        if path is None:
+            return
+        from cellgraph import log as logger
 
-            write_autotune(self.dataset, path)
+        from .engine.serializer_deserializer import write_autotune
+
+        def offloaded(node):
+            return getattr(node, "offload", None) is True or any(
+                offloaded(child) for child in node.children)
+
+        if offloaded(self.dataset):
+            logger.warning("Some nodes have been offloaded. AutoTune is unable to write the "
+                           "autotune configuration to disk. Disable offload to prevent this "
+                           "from happening.")
+            return
+        if os.path.exists(path):
+            logger.warning(f"File: <{path}> already exists. File will be overwritten with the "
+                           f"AutoTuned data pipeline configuration.")
+        write_autotune(self.dataset, path)
 
     @property
     def position(self) -> dict:

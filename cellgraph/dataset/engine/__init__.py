@@ -276,6 +276,8 @@ class Dataset:
             callbacks = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
         mapped = MapDataset(self, operations, input_columns, output_columns,
                             options["column_order"], callbacks)
+        mapped.num_parallel_workers = num_parallel_workers
+        mapped.offload = options["offload"]
         cache = options["cache"]
         return mapped if cache is None else cache.over(mapped)
 

@@ -216,3 +216,29 @@ def test_autotune_writes_the_pipeline_it_ran(tmp_path, monkeypatch):
     assert report["tree"]["children"][0]["children"][0]["op_type"] == "GeneratorDataset"
     assert ds.config.get_enable_autotune() is False
 
+
+
+def test_autotune_warns_when_it_overwrites_and_skips_offloaded_pipelines(tmp_path, caplog,
+                                                                         monkeypatch):
+    monkeypatch.setenv("RANK_ID", "0")
+    prefix = str(tmp_path / "tuned")
+    (tmp_path / "tuned_0.json").write_text("old")
+    ds.config.set_enable_autotune(True, prefix)
+    try:
+        data = ds.NumpySlicesDataset(np.arange(4), ["x"], shuffle=False)
+        with caplog.at_level(logging.WARNING, logger="cellgraph"):
+            list(data.create_tuple_iterator(num_epochs=1))
+        assert f"File: <{prefix}_0.json> already exists. File will be overwritten with the " \
+               f"AutoTuned data pipeline configuration." in caplog.text
+        assert json.loads((tmp_path / "tuned_0.json").read_text())["tree"]["op_type"] == \
+            "GeneratorDataset"
+        caplog.clear()
+        ds.config.set_enable_autotune(True, str(tmp_path / "offloaded"))
+        offloaded = data.map(lambda x: x, ["x"], offload=True)
+        with caplog.at_level(logging.WARNING, logger="cellgraph"):
+            list(offloaded.create_tuple_iterator(num_epochs=1))
+        assert "Some nodes have been offloaded. AutoTune is unable to write the autotune " \
+               "configuration to disk." in caplog.text
+        assert not (tmp_path / "offloaded_0.json").exists()
+    finally:
+        ds.config.set_enable_autotune(False)
