@@ -264,6 +264,8 @@ _FAILED = object()  # a row the map's operations failed on
 
 
 def _error_handling():
+    if config.get_debug_mode():  # MindSpore's debug mode ignores the error samples mode
+        return None
     mode = config.get_error_samples_mode()
     if mode == config.ErrorSamplesMode.REPLACE:
         return _ReplaceFailed()
