@@ -82,4 +82,5 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
-        DIV2KDataset, RandomDataset, Flowers102Dataset, SBDataset, SVHNDataset)
+        DIV2KDataset, RandomDataset)
+at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset)

@@ -32,18 +32,41 @@ _SHUFFLE_CODES = {"FALSE": 0, "FILES": 1, "GLOBAL": 2, "INFILE": 3}
 _ENUM_CODES = {"Inter": _INTER_CODES, "Border": _BORDER_CODES, "Shuffle": _SHUFFLE_CODES}
 
 # the names MindSpore's JSON gives transforms whose class is named otherwise
-_OP_NAMES = {"HWC2CHW": "HwcToChw", "UniformAugment": "UniformAug", "Rgb2Gray": "RgbToGray"}
+_OP_NAMES = {"HWC2CHW": "HwcToChw", "UniformAugment": "UniformAug"}
 _CLASS_NAMES = {v: k for k, v in _OP_NAMES.items()}
 # the transforms MindSpore can place on a device: its JSON says where they run (cellgraph
 # runs them on the CPU)
-_PLACED = frozenset(["AdjustBrightness", "AdjustContrast", "AdjustHue", "AdjustSaturation", "AdjustSharpness", "Affine", "AutoContrast", "ConvertColor", "Crop", "Decode", "Equalize", "Erase", "GaussianBlur", "HorizontalFlip", "Invert", "Normalize", "Pad", "Perspective", "Posterize", "Resize", "ResizedCrop", "Rotate", "Solarize", "VerticalFlip"])
+_PLACED = frozenset([
+    "AdjustBrightness", "AdjustContrast", "AdjustHue", "AdjustSaturation", "AdjustSharpness",
+    "Affine", "AutoContrast", "ConvertColor", "Crop", "Decode", "Equalize", "Erase",
+    "GaussianBlur", "HorizontalFlip", "Invert", "Normalize", "Pad", "Perspective", "Posterize",
+    "Resize", "ResizedCrop", "Rotate", "Solarize", "VerticalFlip",
+])
 
 # the transforms MindSpore's deserializer rebuilds: those of its C++ serdes table, and the ones
 # it writes as Python objects (with "python_module")
-_REBUILT = frozenset(["AdjustGamma", "Affine", "AutoContrast", "BoundingBoxAugment", "CenterCrop", "Crop", "CutMixBatch", "CutOut", "Decode", "Equalize", "GaussianBlur", "HorizontalFlip", "HWC2CHW", "Invert", "MixUpBatch", "Normalize", "NormalizePad", "Pad", "RandomAffine", "RandomColor", "RandomColorAdjust", "RandomCropDecodeResize", "RandomCrop", "RandomCropWithBBox", "RandomHorizontalFlip", "RandomHorizontalFlipWithBBox", "RandomPosterize", "RandomResize", "RandomResizeWithBBox", "RandomResizedCrop", "RandomResizedCropWithBBox", "RandomRotation", "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "RandomVerticalFlip", "RandomVerticalFlipWithBBox", "Rescale", "Resize", "ResizePreserveAR", "ResizeWithBBox", "RgbaToBgr", "RgbaToRgb", "RgbToBgr", "Rotate", "SlicePatches", "SwapRedBlue", "ToTensor", "UniformAugment", "VerticalFlip", "Fill", "OneHot", "TypeCast", "ToNumber", "Compose", "RandomApply", "RandomChoice", "RandomOrder", "ToPIL", "ToNumpy", "ToType", "FiveCrop", "TenCrop", "Grayscale", "RandomGrayscale", "RandomPerspective", "RandomErasing", "LinearTransformation"])
+_REBUILT = frozenset([
+    "AdjustGamma", "Affine", "AutoContrast", "BoundingBoxAugment", "CenterCrop", "Crop",
+    "CutMixBatch", "CutOut", "Decode", "Equalize", "GaussianBlur", "HorizontalFlip", "HWC2CHW",
+    "Invert", "MixUpBatch", "Normalize", "NormalizePad", "Pad", "RandomAffine", "RandomColor",
+    "RandomColorAdjust", "RandomCropDecodeResize", "RandomCrop", "RandomCropWithBBox",
+    "RandomHorizontalFlip", "RandomHorizontalFlipWithBBox", "RandomPosterize", "RandomResize",
+    "RandomResizeWithBBox", "RandomResizedCrop", "RandomResizedCropWithBBox", "RandomRotation",
+    "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize", "RandomVerticalFlip",
+    "RandomVerticalFlipWithBBox", "Rescale", "Resize", "ResizePreserveAR", "ResizeWithBBox",
+    "RgbaToBgr", "RgbaToRgb", "RgbToBgr", "Rotate", "SlicePatches", "SwapRedBlue", "ToTensor",
+    "UniformAugment", "VerticalFlip", "Fill", "OneHot", "TypeCast", "ToNumber", "Compose",
+    "RandomApply", "RandomChoice", "RandomOrder", "ToPIL", "ToNumpy", "ToType", "FiveCrop",
+    "TenCrop", "Grayscale", "RandomGrayscale", "RandomPerspective", "RandomErasing",
+    "LinearTransformation",
+])
 
 # the sources MindSpore's deserializer rebuilds
-_SOURCES = frozenset(["AlbumDataset", "CelebADataset", "Cifar10Dataset", "Cifar100Dataset", "CLUEDataset", "CocoDataset", "CSVDataset", "FlickrDataset", "ImageFolderDataset", "ManifestDataset", "MnistDataset", "TextFileDataset", "TFRecordDataset", "VOCDataset"])
+_SOURCES = frozenset([
+    "AlbumDataset", "CelebADataset", "Cifar10Dataset", "Cifar100Dataset", "CLUEDataset",
+    "CocoDataset", "CSVDataset", "FlickrDataset", "ImageFolderDataset", "ManifestDataset",
+    "MnistDataset", "TextFileDataset", "TFRecordDataset", "VOCDataset",
+])
 
 _SAMPLING = ("num_samples", "shuffle", "sampler", "num_shards", "shard_id")
 # what MindSpore's JSON holds for these arguments when they are not given
