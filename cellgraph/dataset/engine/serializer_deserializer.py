@@ -68,6 +68,35 @@ _SOURCES = frozenset([
     "MnistDataset", "TextFileDataset", "TFRecordDataset", "VOCDataset",
 ])
 
+
+
+def _fill_params(params: dict) -> dict:
+    """Fill's value as MindSpore's JSON holds it: a tensor (its elements, shape and type)."""
+    value = np.asarray(params["fill_value"])
+    kind = "string" if value.dtype.kind in "US" else str(value.dtype)
+    return {"data": [_value(v) for v in value.reshape(-1).tolist()],
+            "shape": list(value.shape), "type": kind}
+
+
+def _fill_arguments(params: dict) -> dict:
+    if "fill_value" in params or "data" not in params:
+        return params
+    kind = params.get("type")
+    dtype = None if kind in (None, "string", "bytes") else np.dtype(kind)
+    value = np.array(params["data"], dtype=dtype).reshape(params.get("shape") or [])
+    return {"fill_value": value.item() if value.ndim == 0 else value}
+
+
+# the transforms whose arguments MindSpore's JSON holds otherwise: (to its params, from them)
+_PARAMS = {
+    "Rotate": (lambda p: {("degree" if k == "degrees" else k): v for k, v in p.items()},
+               lambda p: {("degrees" if k == "degree" else k): v for k, v in p.items()}),
+    "Fill": (_fill_params, _fill_arguments),
+    # MindSpore's C++ Decode always gives RGB; to_pil is cellgraph's (MindSpore writes a
+    # Pillow Decode as a Python transform)
+    "Decode": (lambda p: {**p, "rgb": True}, lambda p: p),
+}
+
 _SAMPLING = ("num_samples", "shuffle", "sampler", "num_shards", "shard_id")
 # what MindSpore's JSON holds for these arguments when they are not given
 _NOT_GIVEN = {"extensions": [], "class_indexing": {}}
@@ -129,6 +158,8 @@ def _operation(op) -> dict:
     arguments = arguments_of(op)
     name = type(op).__name__
     params = None if not arguments else {k: _value(v) for k, v in arguments.items()}
+    if params is not None and name in _PARAMS:
+        params = _PARAMS[name][0](params)
     if name in _PLACED:
         params = {**(params or {}), "device_target": "CPU"}
     return {"tensor_op_name": _OP_NAMES.get(name, name), "tensor_op_params": params}
@@ -462,6 +493,8 @@ def _make_operation(op: dict):
     if class_name not in _REBUILT or cls is None or not issubclass(cls, TensorOperation):
         raise _error(f"Invalid data, unsupported operation: {name}")
     params = dict(op.get("tensor_op_params") or {})
+    if class_name in _PARAMS:
+        params = _PARAMS[class_name][1](params)
     for key in ("transforms", "transform"):
         if isinstance(params.get(key), list):
             params[key] = [_make_operation(o) if isinstance(o, dict) else o

@@ -242,3 +242,28 @@ def test_autotune_warns_when_it_overwrites_and_skips_offloaded_pipelines(tmp_pat
         assert not (tmp_path / "offloaded_0.json").exists()
     finally:
         ds.config.set_enable_autotune(False)
+
+
+def test_transform_params_as_mindspore_names_them(csv_file):
+    # MindSpore 2.10 writes Rotate's angle as "degree", Fill's value as a tensor and Decode's
+    # colour order as "rgb"; what it writes for arguments not given ([] for center) reads back
+    from cellgraph.dataset.engine.serializer_deserializer import _make_operation
+
+    written = [{"tensor_op_name": "Rotate", "tensor_op_params": {
+                   "center": [], "degree": 90.0, "device_target": "CPU", "expand": False,
+                   "fill_value": [0, 0, 0], "resample": 1}},
+               {"tensor_op_name": "Fill", "tensor_op_params": {"data": [7], "shape": [],
+                                                               "type": "int64"}}]
+    rotate, fill = (_make_operation(op) for op in written)
+    image = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
+    np.testing.assert_array_equal(rotate(image), vision.Rotate(90, vision.Inter.NEAREST)(image))
+    assert fill(np.zeros(2, np.int32)).tolist() == [7, 7]
+    data = ds.CSVDataset(csv_file, column_defaults=[0, 0, ""], column_names=["a", "b", "c"])
+    data = data.map(T.Fill(7), ["a"]).map(vision.Rotate(30), ["b"]).map(vision.Decode(), ["c"])
+    tree = ds.serialize(data)
+    assert tree["operations"][0]["tensor_op_params"]["rgb"] is True
+    assert tree["children"][0]["operations"][0]["tensor_op_params"]["degree"] == 30
+    assert tree["children"][0]["children"][0]["operations"] == [
+        {"tensor_op_name": "Fill", "tensor_op_params": {"data": [7], "shape": [],
+                                                        "type": "int64"}}]
+    assert ds.serialize(ds.deserialize(input_dict=tree)) == tree
