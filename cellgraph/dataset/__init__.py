@@ -34,6 +34,7 @@ from .engine.folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
+from .engine.mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -124,6 +125,7 @@ from .config import (
     get_seed,
     set_seed,
 )
+from .engine.serializer_deserializer import compare, deserialize, serialize, show
 
 __all__ = [
     "AGNewsDataset",
@@ -151,6 +153,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Flowers102Dataset",
     "Food101Dataset",
     "GTZANDataset",
     "GeneratorDataset",
@@ -179,10 +182,12 @@ __all__ = [
     "RandomDataset",
     "RandomSampler",
     "RenderedSST2Dataset",
+    "SBDataset",
     "SBUDataset",
     "SQuADDataset",
     "STL10Dataset",
     "SUN397Dataset",
+    "SVHNDataset",
     "Sampler",
     "Schema",
     "SemeionDataset",
@@ -206,12 +211,16 @@ __all__ = [
     "YelpReviewDataset",
     "YesNoDataset",
     "audio",
+    "compare",
     "config",
+    "deserialize",
     "get_callback_timeout",
     "get_debug_mode",
     "get_num_parallel_workers",
     "get_seed",
+    "serialize",
     "set_seed",
+    "show",
     "text",
     "transforms",
     "vision",

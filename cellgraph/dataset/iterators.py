@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import functools
 import numbers
+import os
 import threading
 import weakref
 
@@ -194,6 +195,33 @@ class DatasetIterator:
             pair.reset()
         weakref.finalize(self, _close_all, self._channels, self._syncs)
         ITERATORS_LIST.append(weakref.ref(self, _forget))
+        init_step = dataset.get_init_step()
+        if init_step:
+            if config.get_debug_mode():
+                from cellgraph import log as logger
+
+                logger.warning("Dataset init step will be ignored in debug mode.")
+            else:
+                self._skip_steps(init_step)
+
+    def _skip_steps(self, steps: int) -> None:
+        """Read and drop the first `steps` rows (over the epochs, as an iterator started at
+        step 0 reads them), so that every random generator of the pipeline (shuffles,
+        samplers, random transforms) stands where that iterator's stood at that step."""
+        size = self.dataset.get_dataset_size()
+        if size:
+            for _ in range(steps // size):
+                epoch = self._start_epoch()
+                while epoch.channel.get() is not _END:
+                    pass  # (a failure ends the drain too: it is raised below, when read)
+                epoch.ended = True
+                self._channels.clear()
+            steps %= size
+        for _ in range(steps):
+            try:
+                next(self)
+            except StopIteration:
+                break
 
     def _start_epoch(self) -> _Epoch:
         if self.num_epochs is not None and self.epochs_started >= self.num_epochs:
@@ -242,11 +270,37 @@ class DatasetIterator:
                 self._channels.clear()
                 self._reading.epoch = None
                 if item is _END:
+                    if epoch.number == 0:
+                        self._write_autotune()
                     raise StopIteration
                 epoch.failure = item.error
                 raise item.error
             self._rows += 1
             return item
+
+    def _write_autotune(self) -> None:
+        """With AutoTune writing its file, the pipeline this iterator ran (its first epoch
+        done), as MindSpore's AutoTune writes it."""
+        path = config.autotune_file()
+        if path is None:
+            return
+        from cellgraph import log as logger
+
+        from .engine.serializer_deserializer import write_autotune
+
+        def offloaded(node):
+            return getattr(node, "offload", None) is True or any(
+                offloaded(child) for child in node.children)
+
+        if offloaded(self.dataset):
+            logger.warning("Some nodes have been offloaded. AutoTune is unable to write the "
+                           "autotune configuration to disk. Disable offload to prevent this "
+                           "from happening.")
+            return
+        if os.path.exists(path):
+            logger.warning(f"File: <{path}> already exists. File will be overwritten with the "
+                           f"AutoTuned data pipeline configuration.")
+        write_autotune(self.dataset, path)
 
     @property
     def position(self) -> dict:

@@ -19,7 +19,7 @@ from cellgraph.mindrecord.checks import pipeline_error
 
 from . import _std_shuffle
 from .core import config
-from .engine import Dataset, column_list, find_column
+from .engine import Dataset, calling_for, column_list, find_column
 from .transforms.transforms import TensorOperation
 
 _RULE = "-" * 66
@@ -31,9 +31,15 @@ def user_code_error(error: Exception, context: str = "") -> RuntimeError:
     """An error of the user's Python code run by the pipeline (a generator, a map function, a
     per_batch_map), as MindSpore reports it: a RuntimeError with the code's traceback."""
     stack = "".join(traceback.format_exception(error)).rstrip("\n")
+    return user_code_failure(f"{context}{stack}")
+
+
+def user_code_failure(call_stack: str) -> RuntimeError:
+    """MindSpore's report of user Python code that failed, with `call_stack` (a traceback, or
+    what its check of the code's result found) under "Python Call Stack"."""
     return RuntimeError(
         f"Exception thrown from user defined Python function in dataset. \n\n{_RULE}\n"
-        f"- Python Call Stack: \n{_RULE}\n{context}{stack}\n\n{_RULE}\n- Dataset Pipeline "
+        f"- Python Call Stack: \n{_RULE}\n{call_stack}\n\n{_RULE}\n- Dataset Pipeline "
         f"Error Message: \n{_RULE}\n[ERROR] Execute user Python code failed, check 'Python "
         f"Call Stack' above.")
 
@@ -241,7 +247,7 @@ class MapDataset(Dataset):
         # the error samples mode is the one set when the iterator started (MindSpore sets the
         # map's strategy when it launches the pipeline)
         handling = state.keep(self._handling_key, _error_handling)
-        run = self.transform if handling is None else self._transform_or_fail
+        run = calling_for(state, self.transform if handling is None else self._transform_or_fail)
         if not self.callbacks or not state.runs_callbacks:
             out = map(run, self.children[0].rows(state))
         else:
@@ -258,6 +264,8 @@ _FAILED = object()  # a row the map's operations failed on
 
 
 def _error_handling():
+    if config.get_debug_mode():  # MindSpore's debug mode ignores the error samples mode
+        return None
     mode = config.get_error_samples_mode()
     if mode == config.ErrorSamplesMode.REPLACE:
         return _ReplaceFailed()

@@ -243,6 +243,10 @@ class ImageFolderDataset(MappableSource):
     def get_class_indexing(self) -> dict:
         return dict(self.class_indexing)
 
+    def num_classes(self) -> int:
+        """The number of classes: the entries of `class_indexing`, or the class folders."""
+        return len(self.class_indexing)
+
     def row_at(self, index):
         path, label = self.files[index]
         image = np.fromfile(path, np.uint8)

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _std_shuffle
 from .core import config
+from .core.arguments import record_arguments
 
 __all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "Sampler",
            "SequentialSampler", "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
@@ -79,6 +80,10 @@ class Sampler:
     A user-defined sampler, as MindSpore has them written, subclasses Sampler and defines
     `__iter__`, yielding row indices; it may read `self.dataset_size`, the source's row count,
     which is set before every epoch."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        record_arguments(cls)  # what `serialize` writes a sampler with
 
     def __init__(self, num_samples=None):
         self.num_samples = _optional_count(num_samples, type(self).__name__, "num_samples")
@@ -314,6 +319,9 @@ class DistributedSampler(Sampler):
         self.shuffle_mode = shuffle  # PARTIAL is refused when it samples
         self.shuffle = shuffle not in (False, Shuffle.FALSE)
         self.offset = int(offset)
+        # MindSpore's shards shuffle with the dataset seed of when the sampler was made (its
+        # default, 5489, too: every shard must draw the same permutation)
+        self.seed = config.get_seed()
 
     def set_offset(self, offset):
         self.offset = offset
@@ -329,9 +337,14 @@ class DistributedSampler(Sampler):
         if isinstance(self.shuffle_mode, Shuffle):
             _global_shuffle(self.shuffle_mode, "DistributedSampler", num_rows)
         order = np.arange(num_rows)
-        if self.shuffle:  # the same permutation in every shard
-            order = np.random.default_rng([config.get_seed(), state.epoch]).permutation(
-                num_rows)
+        if self.shuffle:  # the same permutation in every shard: MindSpore's std::shuffle
+            # of the last pass's order, with std::mt19937 seeded by seed + 1 + the pass's number
+            # (MindSpore resets the sampler, which moves its seed on, before the first pass)
+            ids = list(range(num_rows))
+            for number in range(state.epoch + 1):
+                _std_shuffle.shuffle(ids, _std_shuffle.Mt19937Words(
+                    (self.seed + 1 + number) % 2 ** 32))
+            order = np.asarray(ids, np.int64)
         if self.offset != -1:
             first = self.shard_id - self.offset
             first += -(first // self.num_shards) * self.num_shards if first < 0 else 0

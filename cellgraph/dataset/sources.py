@@ -37,6 +37,13 @@ def as_row(value, names: list[str], op: str) -> tuple:
     values = tuple(value) if isinstance(value, (tuple, list)) and len(names) > 1 or \
         isinstance(value, tuple) else (value,)
     if len(values) != len(names):
+        if op == "GeneratorDataset":
+            from .nodes import user_code_failure
+
+            raise user_code_failure(
+                f"Invalid Python function, the 'source' of 'GeneratorDataset' should return same "
+                f"number of NumPy arrays as specified in column_names, the size of column_names "
+                f"is:{len(names)} and number of returned NumPy array is:{len(values)}")
         raise ValueError(f"{op}: the source gave {len(values)} value(s) per row but the "
                          f"columns are {names}")
     # a dict stays the Python object it is (MindSpore keeps a reference to it and converts
@@ -316,7 +323,7 @@ class GeneratorDataset(Dataset):
                 raise ValueError("collate_fn can be specified only when batch_sampler is set.")
             child = _generator_source(source, column_names, num_samples, shuffle, sampler,
                                       num_shards, shard_id)
-        super().__init__([child])
+        super().__init__([child], num_parallel_workers)
         self._batch_sampled = batch_sampler is not None
         # None (or no type) leaves a column unchecked, as MindSpore's DE_UNKNOWN
         self._column_types = None if column_types is None else [
@@ -389,7 +396,7 @@ def _batch_sampled(source, column_names, batch_sampler, collate_fn, exclusive):
         raise TypeError(f"{op}: `batch_sampler` needs a source with random access "
                         f"(__getitem__ and __len__), got {type(source).__name__}")
 
-    def batches():
+    def batches(batch_sampler):
         for indices in batch_sampler:
             if isinstance(indices, (int, np.integer)):
                 raise pipeline_error("Batch sampler should return a list, but got an integer.")
@@ -400,14 +407,37 @@ def _batch_sampled(source, column_names, batch_sampler, collate_fn, exclusive):
                                      f"got: {kind}")
             rows = [source[int(i)] for i in indices]
             rows = [tuple(r) if isinstance(r, (tuple, list)) else (r,) for r in rows]
-            columns = [[np.asarray(v) for v in column] for column in zip(*rows)]
+            # a dict stays the object it is: collate_fn reads it (MindSpore hands it over so)
+            columns = [[v if isinstance(v, dict) else np.asarray(v) for v in column]
+                       for column in zip(*rows)]
             if collate_fn is None:
                 yield tuple(np.stack(column) for column in columns)
                 continue
             out = collate_fn(*columns)
             yield tuple(out) if isinstance(out, (tuple, list)) else (out,)
 
-    return _Iterated(batches, _names_for(column_names, None, op), None, None, None)
+    return _SampledBatches(batches, batch_sampler, _names_for(column_names, None, op))
+
+
+class _SampledBatches(_Iterated):
+    """The batches a batch_sampler's index lists make. Each pass over the pipeline (an
+    iterator's epochs) reads its own copy of the sampler, as MindSpore copies it into every
+    pipeline an iterator builds: a sampler's own state (a generator it shuffles with) starts
+    afresh in each iterator and goes on over that iterator's epochs."""
+
+    def __init__(self, batches, batch_sampler, names):
+        super().__init__(batches, names, None, None, None)
+        self.batch_sampler = batch_sampler
+
+    def rows(self, state):
+        def copied():
+            try:
+                return copy.deepcopy(self.batch_sampler)
+            except Exception:  # noqa: BLE001 - a sampler that cannot be copied is shared
+                return self.batch_sampler
+
+        for item in self.source(state.keep(self, copied)):
+            yield as_row(item, self._names, "GeneratorDataset")
 
 
 def _column_type(kind):
@@ -445,6 +475,30 @@ def _typed_rows(rows, types):
         yield row
 
 
+class _WithoutLength(Dataset):
+    """A source with `__getitem__` but no `__len__` (nor `__iter__`): MindSpore takes it as a
+    random-access source and fails when the pipeline is used, as this node does."""
+
+    def __init__(self, names):
+        super().__init__()
+        self._names = list(names)
+
+    @property
+    def column_names(self):
+        return list(self._names)
+
+    @staticmethod
+    def _fail():
+        raise RuntimeError("Attempt to construct a random access dataset, '__len__' method is "
+                           "required!")
+
+    def count(self):
+        self._fail()
+
+    def rows(self, state):
+        self._fail()
+
+
 def _generator_source(source, column_names, num_samples, shuffle, sampler, num_shards,
                       shard_id):
     op = "GeneratorDataset"
@@ -459,6 +513,9 @@ def _generator_source(source, column_names, num_samples, shuffle, sampler, num_s
     if random_access:
         return _Mapped(source, names, num_samples=num_samples, shuffle=shuffle,
                        sampler=sampler, num_shards=num_shards, shard_id=shard_id)
+    if hasattr(source, "__getitem__") and not callable(source) and \
+            not hasattr(source, "__iter__"):
+        return _WithoutLength(names)
     if not (callable(source) or hasattr(source, "__iter__")):
         raise TypeError(f"{op}: `source` must be a generator function, an iterable or a "
                         f"random-access object, got {type(source).__name__}")

@@ -24,8 +24,9 @@ import numpy as np
 
 from cellgraph._protowire import fields, read_varint
 
+from .core import config
 from .engine import check_num_parallel_workers
-from .readers import _ArraySource, _file_list
+from .readers import _ArraySource, _file_list, file_order, global_shuffle, worker_order
 from .samplers import Shuffle
 
 __all__ = ["TFRecordDataset"]
@@ -185,6 +186,12 @@ def _column_value(kind: int, values: list, spec: dict | None, name: str) -> np.n
     return array
 
 
+def _in_turn(parts) -> np.ndarray:
+    """The rows of the files `parts` taken in turn, one from each file."""
+    return np.asarray([int(p[i]) for i in range(max((len(p) for p in parts), default=0))
+                       for p in parts if i < len(p)], np.int64)
+
+
 class TFRecordDataset(_ArraySource):
     """The records of TFRecord files, one row each. Files are read in the order given (a
     pattern: its matches sorted), their rows taken in turn, one from each file; shards take
@@ -197,6 +204,7 @@ class TFRecordDataset(_ArraySource):
                  num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, shard_equal_rows=False, cache=None, compression_type=None):
         check_num_parallel_workers(num_parallel_workers)
+        self.workers = num_parallel_workers
         self.compression_type = compression_type or ""
         if self.compression_type not in ("", "ZLIB", "GZIP"):
             raise ValueError(f"Input compression_type can only be either '' (no compression), "
@@ -350,6 +358,18 @@ class TFRecordDataset(_ArraySource):
         """Shuffle.GLOBAL shuffles the rows (the first num_samples when given); Shuffle.FILES the order of the
         files only, each file's rows kept in order; Shuffle.INFILE the rows within each file,
         the files kept in order. The files' rows are then taken in turn, one from each."""
+        if self.shuffle_mode is Shuffle.GLOBAL and config.mindspore_seed() is not None:
+            # MindSpore's order once a seed is set: the files in their seeded order, read by its
+            # workers, through its seeded buffer shuffle
+            self.arrays  # noqa: B018  (loads the files, which sets file_rows)
+            parts = [np.asarray(self.file_rows[k], np.int64) for k in
+                     file_order(len(self.file_rows), Shuffle.GLOBAL, None, state.epoch,
+                                self.num_shards)]
+            workers = self.workers or config.get_num_parallel_workers()
+            for index in global_shuffle(self, worker_order(parts, workers), state, None,
+                                        self.num_rows):
+                yield self.row_at(int(index))
+            return
         limit = getattr(self.sampler, "num_samples", None)
         if self.shuffle_mode is Shuffle.GLOBAL and limit:
             # the reader stops at num_samples rows, and those are shuffled (MindSpore's
@@ -368,7 +388,5 @@ class TFRecordDataset(_ArraySource):
             parts = [parts[i] for i in rng.permutation(len(parts))]
         else:
             parts = [rng.permutation(p) for p in parts]
-        order = [int(p[i]) for i in range(max((len(p) for p in parts), default=0))
-                 for p in parts if i < len(p)]
-        for index in self.sampler._limit(np.asarray(order, np.int64)):
+        for index in self.sampler._limit(_in_turn(parts)):
             yield self.row_at(int(index))

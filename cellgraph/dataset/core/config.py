@@ -11,7 +11,6 @@ import warnings
 import numpy as np
 
 from cellgraph.mindrecord.checks import pipeline_error
-from cellgraph.primitives.errors import UnsupportedError
 
 from .validator_helpers import type_check
 
@@ -163,6 +162,18 @@ def new_rng() -> np.random.Generator:
     return np.random.default_rng()
 
 
+def pass_rng(number: int) -> np.random.Generator:
+    """The generator of the `number`-th node (or random transform) to draw in a pass over a
+    pipeline: after set_seed the same in every pass (MindSpore seeds a pipeline's random
+    operations from the seed each time an iterator builds it, so iterators over a seeded
+    pipeline repeat one another); fresh otherwise (MindSpore's default seed, 5489, counts as
+    none there)."""
+    seed = mindspore_seed()
+    if seed is not None:
+        return np.random.default_rng([seed, 0, number])
+    return np.random.default_rng()
+
+
 def set_callback_timeout(timeout) -> None:
     """Seconds a `sync_wait` waits for its `sync_update` before it gives up blocking."""
     if not _is_int(timeout):
@@ -177,11 +188,11 @@ def get_callback_timeout() -> int:
 
 
 def set_enable_autotune(enable, filepath_prefix=None) -> None:
-    """Dataset AutoTune, checked as MindSpore checks it. Enabling it changes nothing here:
+    """Dataset AutoTune, checked as MindSpore checks it. Enabling it changes no setting here:
     cellgraph's pipeline runs in one prefetch thread, with no worker counts or queue sizes to
-    tune. With `filepath_prefix`, MindSpore writes the tuned pipeline as JSON; cellgraph has
-    no pipeline serializer to write it, so it raises UnsupportedError (after MindSpore's checks
-    of the path)."""
+    tune. With `filepath_prefix`, the pipeline an iterator ran is written, when its first
+    epoch ends, to `<filepath_prefix>_<RANK_ID>.json` as MindSpore's AutoTune writes it
+    (remark, summary, tree), saying that no configuration changes were made."""
     if not isinstance(enable, bool):
         raise TypeError("enable must be of type bool.")
     if filepath_prefix and not isinstance(filepath_prefix, str):
@@ -199,10 +210,17 @@ def set_enable_autotune(enable, filepath_prefix=None) -> None:
             raise RuntimeError(f"Invalid json_filepath: the directory {folder} does not exist")
         if not os.access(folder, os.W_OK):
             raise RuntimeError(f"Invalid json_filepath: no write permission on {folder}")
-        raise UnsupportedError("dataset.config.set_enable_autotune: cellgraph cannot write the "
-                               "tuned pipeline (it has no dataset serializer); enable AutoTune "
-                               "without filepath_prefix")
     _state["autotune"] = enable
+    _state["autotune_filepath"] = filepath_prefix if enable else None
+
+
+def autotune_file() -> str | None:
+    """Where AutoTune writes the pipeline it ran: `<filepath_prefix>_<RANK_ID>.json`, or None
+    when it writes nothing."""
+    prefix = _state.get("autotune_filepath") if _state["autotune"] else None
+    if prefix is None:
+        return None
+    return f"{prefix}_{int(os.environ.get('RANK_ID', '0') or 0)}.json"
 
 
 def get_enable_autotune() -> bool:

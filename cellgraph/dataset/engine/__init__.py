@@ -12,11 +12,13 @@ import inspect
 import itertools
 import multiprocessing
 import numbers
+import threading
 from collections.abc import Iterator
 
 import numpy as np
 
 from ..core import config
+from ..core.arguments import record_arguments
 from ..core.validator_helpers import INT32_MAX, check_value, type_check
 
 __all__ = ["Dataset"]
@@ -45,7 +47,7 @@ class EpochState:
     def rng(self, node) -> np.random.Generator:
         gen = self._rngs.get(id(node))
         if gen is None:
-            gen = self._rngs[id(node)] = config.new_rng()
+            gen = self._rngs[id(node)] = config.pass_rng(len(self._rngs) + 1)
             if self._pending:
                 gen.bit_generator.state = self._pending.pop(0)
         return gen
@@ -88,6 +90,28 @@ class EpochState:
         if self._rngs:
             raise RuntimeError("dataset: the pass has begun; its generators cannot be reset")
         self._pending = list(states)
+
+
+_PASS = threading.local()  # the pass whose map is calling its operations, in this thread
+
+
+def current_pass() -> EpochState | None:
+    """The pass a random transform called now draws for (its generator is the pass's), or
+    None for a call outside a pipeline."""
+    return getattr(_PASS, "state", None)
+
+
+def calling_for(state: EpochState, function):
+    """`function` wrapped so that while it runs `current_pass()` is `state`."""
+    def call(*args):
+        outer = getattr(_PASS, "state", None)
+        _PASS.state = state
+        try:
+            return function(*args)
+        finally:
+            _PASS.state = outer
+
+    return call
 
 
 def at_home(module: str, *classes) -> None:
@@ -198,6 +222,10 @@ def _keywords(method: str, given: dict, **defaults) -> dict:
 class Dataset:
     """Base of every pipeline node: the pipeline methods and the iterators."""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        record_arguments(cls)  # what `serialize` writes a source with
+
     def __init__(self, children=None, num_parallel_workers=None, cache=None):
         if cache is not None:
             raise NotImplementedError(f"{type(self).__name__}: a `cache` given to the "
@@ -248,6 +276,8 @@ class Dataset:
             callbacks = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
         mapped = MapDataset(self, operations, input_columns, output_columns,
                             options["column_order"], callbacks)
+        mapped.num_parallel_workers = num_parallel_workers
+        mapped.offload = options["offload"]
         cache = options["cache"]
         return mapped if cache is None else cache.over(mapped)
 
@@ -481,6 +511,31 @@ class Dataset:
         MindSpore's does). As in MindSpore there is nothing to do: each epoch's iteration
         starts from the first row."""
 
+    def set_init_step(self, init_step) -> None:
+        """The iterators made from this node from now on start at step `init_step` (the
+        rows, or batches, counted over the epochs from the first): they deliver what an
+        iterator started at step 0 delivers from that step on, so a training run resumes
+        where it stopped (MindSpore's pipeline resuming). The epochs before it count among
+        the iterator's `num_epochs`. Debug mode ignores it, with a warning, as MindSpore's."""
+        self._global_step = init_step
+
+    def get_init_step(self) -> int:
+        """The step `set_init_step` gave this node or, where none was given, the one of its
+        only child; 0 with none, or over several children."""
+        step = getattr(self, "_global_step", None)
+        if step is not None:
+            return step
+        if len(self.children) == 1:
+            return self.children[0].get_init_step()
+        return 0
+
+    def to_json(self, filename=""):
+        """The pipeline ending here as MindSpore's JSON (a dict), written to `filename` too
+        when given (`dataset.serialize`)."""
+        from .serializer_deserializer import to_json
+
+        return to_json(self, filename)
+
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
         return list(self.column_names)
@@ -510,6 +565,8 @@ class Dataset:
 
         node = self
         while node.children and not isinstance(node, BatchDataset):
+            if getattr(node, "_batch_sampled", False):
+                return -1  # a GeneratorDataset whose batch_sampler sizes each batch
             node = node.children[0]
         return node.batch_size if isinstance(node, BatchDataset) else 1
 

@@ -18,6 +18,7 @@ from .folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
+from .mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
 from .vision_readers import (
     CelebADataset,
     CocoDataset,
@@ -51,6 +52,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Flowers102Dataset",
     "Food101Dataset",
     "ImageFolderDataset",
     "KITTIDataset",
@@ -63,9 +65,11 @@ __all__ = [
     "QMnistDataset",
     "RandomDataset",
     "RenderedSST2Dataset",
+    "SBDataset",
     "SBUDataset",
     "STL10Dataset",
     "SUN397Dataset",
+    "SVHNDataset",
     "SemeionDataset",
     "USPSDataset",
     "VOCDataset",
@@ -79,3 +83,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
         DIV2KDataset, RandomDataset)
+at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset)

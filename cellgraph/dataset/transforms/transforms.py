@@ -9,6 +9,7 @@ import operator
 import numpy as np
 
 from cellgraph.dataset.core import config
+from cellgraph.dataset.core.arguments import record_arguments
 from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
 from cellgraph.primitives import dtype as dt
 
@@ -19,6 +20,10 @@ __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "Pad
 class TensorOperation:
     """Base of the transforms: callable on NumPy arrays (and, for vision, Pillow images),
     in a pipeline through `map` or eagerly."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        record_arguments(cls)  # what `serialize` writes a transform with
 
     def __call__(self, *inputs):
         raise NotImplementedError
@@ -31,13 +36,19 @@ class RandomOperation(TensorOperation):
     """A transform that draws: its generator is seeded by `dataset.config.set_seed`, and a later
     `set_seed` starts it again from the new seed (MindSpore's Python transforms draw from the
     `random` module that set_seed seeds, its C++ ones are seeded anew from it each time a
-    pipeline is built)."""
+    pipeline is built): in a map, the generator is the pass's (`EpochState.rng`), so every
+    iterator over a seeded pipeline draws the same; called directly, its own."""
 
     _rng = None
     _rng_seeding = None
 
     @property
     def rng(self) -> np.random.Generator:
+        from ..engine import current_pass
+
+        state = current_pass()
+        if state is not None:  # in a pipeline: the pass's generator for this transform
+            return state.rng(self)
         seeding = config.seeding()
         if self._rng is None or self._rng_seeding != seeding:
             self._rng = config.new_rng()

@@ -144,6 +144,14 @@ def test_skip_and_return():
         _rows(_odd, 3, M.RETURN)
 
 
+def test_debug_mode_ignores_the_error_samples_mode():
+    with pytest.warns(UserWarning, match="debug mode is enabled"):
+        config.set_debug_mode(True)
+    for mode in (M.REPLACE, M.SKIP):
+        with pytest.raises(RuntimeError, match="odd"):
+            _rows(_odd, 3, mode)
+
+
 def test_a_wrong_count_of_outputs_is_not_replaced():
     config.set_error_samples_mode(M.REPLACE)
     data = ds.GeneratorDataset(lambda: iter(range(3)), ["data"]).map(lambda x: (x, x))

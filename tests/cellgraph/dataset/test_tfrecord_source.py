@@ -261,3 +261,25 @@ def test_map_errors_name_the_record_file(files):
                                            "num_shards when shard_equal_rows is false, but got "
                                            "numbers of tfrecord file: 2, num_shards: 4"):
         list(ds.TFRecordDataset(files, num_shards=4, shard_id=3).create_tuple_iterator())
+
+
+def test_seeded_global_shuffle_is_mindspores_order(tmp_path):
+    """Shuffle.GLOBAL after set_seed: MindSpore 2.10's order (its seeded file order, the rows
+    its workers read, its seeded buffer shuffle), the same in every iterator."""
+    files = [write_records(tmp_path / f"{name}.data",
+                           [{"id": ("int64", [first + i])} for i in range(count)])
+             for name, first, count in (("a", 0, 4), ("b", 10, 3), ("c", 20, 5))]
+    old = ds.config.get_seed()
+    try:
+        for seed, workers, expected in (
+                (1, 1, [[21, 11, 10, 22, 24, 20, 12, 3, 1, 23, 0, 2],
+                        [11, 12, 0, 22, 1, 3, 24, 21, 23, 20, 10, 2]]),
+                (7, 2, [[1, 3, 24, 12, 2, 0, 10, 11, 23, 21, 20, 22],
+                        [21, 23, 11, 22, 1, 24, 3, 12, 20, 0, 10, 2]])):
+            ds.config.set_seed(seed)
+            data = ds.TFRecordDataset(files, num_parallel_workers=workers)
+            for _ in range(2):
+                epochs = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+                assert [[int(r[0][0]) for r in epochs] for _ in range(2)] == expected
+    finally:
+        ds.config.set_seed(old)
