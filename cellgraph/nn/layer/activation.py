@@ -77,9 +77,6 @@ class LeakyReLU(Cell):
     def construct(self, x):
         return F.select(F.greater_equal(x, 0), x, F.mul(x, self.alpha))
 
-    def extend_repr(self) -> str:
-        return f"alpha={self.alpha}"
-
 
 class Sigmoid(Cell):
     """1 / (1 + exp(-x))."""
@@ -113,9 +110,6 @@ class GELU(Cell):
     def construct(self, x):
         return NF.gelu(x, "tanh" if self.approximate else "none")
 
-    def extend_repr(self) -> str:
-        return f"approximate={self.approximate}"
-
 
 class SiLU(Cell):
     """x * sigmoid(x)."""
@@ -143,9 +137,6 @@ class Softmax(Cell):
     def construct(self, x):
         return F.softmax(x, self.axis)
 
-    def extend_repr(self) -> str:
-        return f"axis={self.axis}"
-
 
 class LogSoftmax(Cell):
     def __init__(self, axis=-1):
@@ -155,9 +146,6 @@ class LogSoftmax(Cell):
 
     def construct(self, x):
         return F.log_softmax(x, self.axis)
-
-    def extend_repr(self) -> str:
-        return f"axis={self.axis}"
 
 
 class ELU(Cell):
@@ -170,9 +158,6 @@ class ELU(Cell):
     def construct(self, x):
         negative = F.mul(NF.expm1(F.minimum(x, 0.0)), self.alpha)
         return F.select(F.greater(x, 0), x, negative)
-
-    def extend_repr(self) -> str:
-        return f"alpha={self.alpha}"
 
 
 class CELU(ELU):

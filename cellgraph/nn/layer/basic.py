@@ -194,10 +194,6 @@ class OneHot(Cell):
         off = Tensor(np.asarray(self.off_value, self.dtype.np), self.dtype)
         return P.one_hot(indices, self.depth, on, off, self.axis)
 
-    def extend_repr(self) -> str:
-        return f"axis={self.axis}, depth={self.depth}, on_value={self.on_value}, " \
-               f"off_value={self.off_value}, dtype={self.dtype}"
-
 
 class Pad(Cell):
     """Pad each axis by `paddings[i] = (before, after)`, up to 4 axes, each amount >= 0: mode
@@ -349,9 +345,6 @@ class Dropout1d(Cell):
         shape = tuple(x.shape[:-1]) + (1,)
         keep = P.cast(P.less(rand(shape), 1 - self.p), x.dtype)
         return x * keep / (1 - self.p)
-
-    def extend_repr(self) -> str:
-        return f"p={self.p:g}"
 
 
 class Unfold(Cell):

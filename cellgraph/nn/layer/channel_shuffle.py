@@ -25,6 +25,3 @@ class ChannelShuffle(Cell):
 
     def construct(self, x):
         return P.channel_shuffle(x, self.groups)
-
-    def extend_repr(self) -> str:
-        return f"groups={self.groups}"

@@ -49,6 +49,14 @@ def _check_format(data_format, op: str) -> None:
                                  f"{data_format!r}")
 
 
+def _conv_repr(cell, kernel, stride, padding, dilation, data_format) -> str:
+    return (f"input_channels={cell.in_channels}, output_channels={cell.out_channels}, "
+            f"kernel_size={kernel}, stride={stride}, pad_mode={cell.pad_mode}, "
+            f"padding={padding}, dilation={dilation}, group={cell.group}, "
+            f"has_bias={cell.has_bias}, weight_init={cell.weight_init}, "
+            f"bias_init={cell.bias_init}, format={data_format}")
+
+
 class Conv2d(Cell):
     """2-D convolution: weight of shape (out_channels, in_channels / group, kh, kw)."""
 
@@ -79,6 +87,7 @@ class Conv2d(Cell):
                 bias_init = Uniform(1 / math.sqrt(compute_fans(shape)[0]))
             self.bias = Parameter(initializer(bias_init, (self.out_channels,), dtype),
                                   name="bias")
+        self.weight_init, self.bias_init = weight_init, bias_init  # MindSpore's attributes
         self.data_format = data_format
         # MindSpore's attributes: subclasses call them on a weight of their own (weight
         # standardisation: `self.conv2d(x, standardised(self.weight))`)
@@ -97,10 +106,8 @@ class Conv2d(Cell):
         return output
 
     def extend_repr(self) -> str:
-        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-                f"kernel_size={self.kernel_size}, stride={self.stride}, "
-                f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
-                f"group={self.group}, has_bias={self.has_bias}")
+        return _conv_repr(self, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.data_format)
 
 
 def _tuple(value, n: int, op: str, name: str) -> tuple:
@@ -151,12 +158,17 @@ class _ConvNd(Cell):
                 bias_init = Uniform(bound)
             self.bias = Parameter(initializer(bias_init, (self.out_channels,), dtype),
                                   name="bias")
+        self.weight_init, self.bias_init = weight_init, bias_init  # MindSpore's attributes
 
     def extend_repr(self) -> str:
-        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-                f"kernel_size={self.kernel_size}, stride={self.stride}, "
-                f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
-                f"group={self.group}, has_bias={self.has_bias}")
+        """MindSpore's: a 1-D layer shows the 2-D convolution it is ((1, k) kernels, padding
+        (0, 0, p, p)), a 3-D one the NCDHW format."""
+        lead = self.kernel_prefix
+        ones = (1,) * len(lead)
+        padding = (0, 0, self.padding, self.padding) if lead and isinstance(self.padding, int) \
+            else self.padding
+        return _conv_repr(self, lead + self.kernel_size, ones + self.stride, padding,
+                          ones + self.dilation, "NCDHW" if self.rank == 3 else "NCHW")
 
 
 def _check_in_channels(op: str, x, in_channels: int, group: int) -> None:

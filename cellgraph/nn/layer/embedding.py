@@ -58,7 +58,8 @@ class Embedding(Cell):
 
     def extend_repr(self) -> str:
         return f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, " \
-               f"use_one_hot={self.use_one_hot}, padding_idx={self.padding_idx}"
+               f"use_one_hot={self.use_one_hot}, embedding_table={self.embedding_table}, " \
+               f"dtype={self.embedding_table.dtype}, padding_idx={self.padding_idx}"
 
 
 class EmbeddingLookup(Cell):
@@ -119,10 +120,6 @@ class EmbeddingLookup(Cell):
             norm = F.sqrt(_core.reduce_sum(F.square(out), -1, True))
             out = F.div(F.mul(out, self.max_norm), F.maximum(norm, self.max_norm))
         return out
-
-    def extend_repr(self) -> str:
-        return f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, " \
-               f"target={self.target}, max_norm={self.max_norm}"
 
 
 _MULTI_FIELD_DTYPES = {"input_indices": (dt.int32, dt.int64), "input_values": (dt.float32,),

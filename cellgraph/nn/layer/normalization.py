@@ -223,9 +223,10 @@ class LayerNorm(Cell):
                                    epsilon=self.epsilon)[0]
 
     def extend_repr(self) -> str:
+        # MindSpore 2.10 prints "gamma" and the Parameter with no "=" between them
         return f"normalized_shape={self.normalized_shape}, begin_norm_axis=" \
                f"{self.begin_norm_axis}, begin_params_axis={self.begin_params_axis}, " \
-               f"gamma={self.gamma}, beta={self.beta}"
+               f"gamma{self.gamma}, beta={self.beta}"
 
 
 def _sync_group(process_groups, op: str):

@@ -88,9 +88,6 @@ class _PadNd(Cell):
             return P.pad(x, self.padding, value=self.value)
         return P.pad(x, self.padding, mode=self.mode)
 
-    def extend_repr(self) -> str:
-        return f"padding={self.padding}"
-
 
 class ConstantPad1d(_PadNd):
     dims = 1

@@ -173,9 +173,9 @@ class _Pool2d(Cell):
         left, right = same_padding(x.shape[3], self.kernel_hw[1], self.stride_hw[1])
         return (top, bottom, left, right)
 
-    def extend_repr(self) -> str:
+    def extend_repr(self) -> str:  # MindSpore's pools print their pad_mode in capitals
         return f"kernel_size={self.kernel_size}, stride={self.stride}, " \
-               f"pad_mode={self.pad_mode}, padding={self.padding}"
+               f"pad_mode={self.pad_mode.upper()}"
 
 
 class MaxPool2d(_Pool2d):
@@ -244,13 +244,18 @@ class _Pool1d(Cell):
     pool2d = MaxPool2d
 
     def _build(self, kernel_size, stride, pad_mode, padding, **options):
-        self.pool = self.pool2d((1, kernel_size), (1, stride), pad_mode,
-                                (0, 0, padding, padding) if padding else 0, **options)
+        # the 2-D pool that does the work, in a tuple: MindSpore's 1-D pools have no child
+        # Cell (and print as one layer), and a tuple of Cells is no Cell's child
+        self.pools = (self.pool2d((1, kernel_size), (1, stride), pad_mode,
+                                  (0, 0, padding, padding) if padding else 0, **options),)
+
+    def extend_repr(self) -> str:
+        return self.pools[0].extend_repr()
 
     def construct(self, x):
         check_input(type(self).__name__, x, rank=(2, 3))
         unbatched = len(x.shape) == 2
-        out = self.pool(P.expand_dims(P.expand_dims(x, 0) if unbatched else x, 2))
+        out = self.pools[0](P.expand_dims(P.expand_dims(x, 0) if unbatched else x, 2))
 
         def restore(o):
             o = P.squeeze(o, 2)
@@ -295,6 +300,7 @@ class _Pool3d(Cell):
             raise ArgumentValueError(f"{op}: `divisor_override` must be an int > 0, got "
                                      f"{divisor_override!r}")
         mode = str(pad_mode).lower()
+        self.pad_mode = mode.upper()  # as MindSpore keeps it
         self.dilation = _per_axis(dilation, 3, op, "dilation")
         self.return_indices, self.ceil_mode = bool(return_indices), bool(ceil_mode)
         self.count_include_pad, self.divisor_override = bool(count_include_pad), divisor_override
@@ -311,6 +317,9 @@ class _Pool3d(Cell):
             self._kernel = _per_axis(kernel_size, 3, op, "kernel_size")
             self._stride = _per_axis(self._kernel if stride is None else stride, 3, op, "stride")
             self._pads = _pads(padding, 3, op)
+
+    def extend_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
 
     def construct(self, x):
         check_input(type(self).__name__, x, rank=(4, 5))
@@ -432,10 +441,6 @@ class _LPPool(Cell):
             out = P.squeeze(out, 2) if len(shape) == 3 else P.squeeze(P.squeeze(out, 2), 0)
         return out
 
-    def extend_repr(self) -> str:
-        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
-                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
-
 
 class LPPool1d(_LPPool):
     """Power-average pooling over the last axis of (N, C, L) or (C, L)."""
@@ -479,9 +484,6 @@ class _AdaptiveMaxPool(Cell):
         return adaptive_max_pool(x, name, self._sizes, self.return_indices,
                                  self.index_dtype)
 
-    def extend_repr(self) -> str:
-        return f"output_size={self.output_size}, return_indices={self.return_indices}"
-
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPool):
     """The maximum over `output_size` equal bins of the last axis of (N, C, L); as MindSpore's,
@@ -502,9 +504,6 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPool):
             raise ArgumentValueError(f"AdaptiveMaxPool1d: the input's last axis ({length}) must "
                                      f"be a multiple of `output_size` ({self.output_size})")
         return super().construct(x)
-
-    def extend_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPool):
@@ -541,9 +540,6 @@ class _MaxUnpool(Cell):
             raise ArgumentValueError(f"{name}: `output_size` must not be empty")
         return max_unpool(x, indices, name, self._kernel, self._stride, self._padding,
                           output_size or ())
-
-    def extend_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class MaxUnpool1d(_MaxUnpool):
@@ -719,6 +715,3 @@ class AdaptiveAvgPool3d(Cell):
             back = tuple(int(np.argsort(perm)[i]) for i in range(rank))
             out = P.transpose(moved, back)
         return out
-
-    def extend_repr(self) -> str:
-        return f"output_size={self.output_size}"

@@ -114,10 +114,6 @@ class _RNNCellBase(Cell):
         state = tuple(hx) if _is_lstm_state(self.mode) else hx
         return _MODES[self.mode][1](xw, state, self.weight_hh, self.bias_hh)
 
-    def extend_repr(self) -> str:
-        return f"input_size={self.input_size}, hidden_size={self.hidden_size}, " \
-               f"has_bias={self.has_bias}"
-
 
 class RNNCell(_RNNCellBase):
     """One Elman RNN step: `cell(x, h) -> h'`."""

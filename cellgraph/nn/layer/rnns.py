@@ -185,12 +185,6 @@ class _RNNBase(Cell):
                             F.stack([f[1] for f in finals], 0))
         return output, F.stack(finals, 0)
 
-    def extend_repr(self) -> str:
-        return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, "
-                f"num_layers={self.num_layers}, has_bias={self.has_bias}, "
-                f"batch_first={self.batch_first}, dropout={self.dropout}, "
-                f"bidirectional={self.bidirectional}")
-
 
 class RNN(_RNNBase):
     """Elman RNN: h' = nonlinearity(x W_ih^T + b_ih + h W_hh^T + b_hh)."""

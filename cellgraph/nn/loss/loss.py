@@ -94,9 +94,6 @@ class LossBase(Cell):
     def get_loss(self, x, weights=1.0):
         return reduce_loss(x, self.reduction, weights)
 
-    def extend_repr(self) -> str:
-        return f"reduction={self.reduction}"
-
 
 class MSELoss(LossBase):
     """(logits - labels)^2, broadcasting."""
@@ -182,9 +179,6 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             per_row = F.neg(F.reduce_sum(F.mul(labels, F.log_softmax(logits, -1)), -1))
             return self.get_loss(per_row)
         return self.get_loss(softmax_cross_entropy(logits, labels)[0])
-
-    def extend_repr(self) -> str:
-        return f"sparse={self.sparse}, reduction={self.reduction}"
 
 
 class BCEWithLogitsLoss(LossBase):
@@ -449,9 +443,6 @@ class HingeEmbeddingLoss(LossBase):
     def construct(self, logits, labels):
         return hinge_embedding_loss(logits, labels, self.margin, self.reduction)
 
-    def extend_repr(self) -> str:
-        return f"margin={self.margin}, reduction={self.reduction}"
-
 
 class GaussianNLLLoss(LossBase):
     """0.5 (log(max(var, eps)) + (logits - labels)^2 / max(var, eps)), plus 0.5 log(2 pi)
@@ -469,9 +460,6 @@ class GaussianNLLLoss(LossBase):
 
     def construct(self, logits, labels, var):
         return gaussian_nll_loss(logits, labels, var, self.full, self.eps, self.reduction)
-
-    def extend_repr(self) -> str:
-        return f"full={self.full}, eps={self.eps}, reduction={self.reduction}"
 
 
 class PoissonNLLLoss(LossBase):
@@ -693,6 +681,3 @@ class CTCLoss(LossBase):
         loss, _ = ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
                            self.reduction, self.zero_infinity)
         return loss
-
-    def extend_repr(self) -> str:
-        return f"blank={self.blank}, reduction={self.reduction}, zero_infinity={self.zero_infinity}"
