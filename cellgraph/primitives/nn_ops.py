@@ -9,8 +9,16 @@ gradient for labels that sum to one, softmax(logits) - labels, from one kernel.
 """
 from __future__ import annotations
 
+from . import dtype as dt
 from .array_ops import expand_dims, reduce_sum
-from .batching import axis_rule, batch_size, batched_front, paired_axis_rule, same_shape_rule
+from .batching import (
+    axis_rule,
+    batch_size,
+    batched_front,
+    loop_rule,
+    paired_axis_rule,
+    same_shape_rule,
+)
 from .core import (
     FLOAT,
     Primitive,
@@ -156,3 +164,62 @@ def _softmax_cross_entropy_batch(args, dims):
     size = batch_size(args, dims)
     return softmax_cross_entropy(*(batched_front(x, d, size) for x, d in zip(args, dims))), (0, 0)
 log_softmax_grad.def_batch(paired_axis_rule(log_softmax_grad))
+
+
+# ----- CTCLoss (MindSpore's first CTC primitive) -----------------------------------------------
+
+def _ctc_loss_type(x, labels_indices, labels_values, sequence_length,
+                   preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+                   ignore_longer_outputs_than_inputs=False):
+    op = "CTCLoss"
+    for name, t, allowed in (("x", x, (dt.float16, dt.float32, dt.float64)),
+                             ("labels_indices", labels_indices, (dt.int64,)),
+                             ("labels_values", labels_values, (dt.int32,)),
+                             ("sequence_length", sequence_length, (dt.int32,))):
+        if t.dtype not in allowed:
+            names = ", ".join(f"Tensor[{d}]" for d in allowed)
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{{names}}}, but got Tensor[{t.dtype}].")
+    for name, t, rank in (("x", x, 3), ("labels_indices", labels_indices, 2),
+                          ("labels_values", labels_values, 1),
+                          ("sequence_length", sequence_length, 1)):
+        if t.ndim != rank:
+            raise ShapeError(f"For '{op}', the rank of '{name}' must be {rank}, but got "
+                             f"{t.ndim}: shape {fmt_shape(t.shape)}.")
+    batch = x.shape[1]
+    if None not in (batch, sequence_length.shape[0]) and batch != sequence_length.shape[0]:
+        raise ShapeError(f"For '{op}', the length of 'sequence_length' must be the batch size "
+                         f"of 'x' ({batch}), but got shape {fmt_shape(sequence_length.shape)}.")
+    if labels_indices.shape[1] not in (None, 2) or None not in (
+            labels_indices.shape[0], labels_values.shape[0]) and \
+            labels_indices.shape[0] != labels_values.shape[0]:
+        raise ShapeError(f"For '{op}', 'labels_indices' must be (N, 2) with N the length of "
+                         f"'labels_values', but got {fmt_shape(labels_indices.shape)} and "
+                         f"{fmt_shape(labels_values.shape)}.")
+    return TensorType((batch,), x.dtype), x.strong()
+
+
+# (loss, gradient) of unnormalised scores x (max_time, batch, classes), the last class the blank,
+# against labels given as a sparse tensor (each batch entry's labels are the values whose index
+# row names it, in order): loss = -log p(labels | softmax(x)) per batch entry over its first
+# sequence_length steps, gradient = d loss / d x (zero past an entry's sequence_length, and
+# where no alignment fits). The three flags are TensorFlow's: collapse repeated labels first;
+# merge repeated non-blank steps into one label (CTC proper) or not; an entry whose labels
+# outnumber its steps gets an infinite loss rather than an error.
+ctc_loss = Primitive("ctc_loss", _ctc_loss_type, label="CTCLoss", multiple_results=True,
+                     params={"preprocess_collapse_repeated": False, "ctc_merge_repeated": True,
+                             "ignore_longer_outputs_than_inputs": False},
+                     primitive_class=False)
+
+
+@ctc_loss.def_bprop
+def _ctc_loss_bprop(x, labels_indices, labels_values, sequence_length, out, dout, **params):
+    """The loss's gradient scaled by its cotangent (the gradient output's own cotangent is not
+    propagated, as in MindSpore)."""
+    dloss = dout[0]
+    if dloss is None:
+        return None, None, None, None
+    return mul(expand_dims(dloss, axis=-1), out[1]), None, None, None
+
+
+ctc_loss.def_batch(loop_rule(ctc_loss))

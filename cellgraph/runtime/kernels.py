@@ -1010,3 +1010,137 @@ def _set_operation(xp, x1, x2_indices, x2_values, set_operation="a-b", x2_shape=
     return (xp.asarray(np.asarray(indices, np.int64).reshape(-1, a.ndim)),
             xp.asarray(np.asarray(values, a.dtype)),
             xp.asarray(np.asarray((*groups, longest), np.int64)))
+
+
+# ----- CTCLoss: MindSpore's CPU kernel's recursions, step by step in its order of operations ----
+
+def _ctc_lse(a, b):
+    """log(exp(a) + exp(b)) elementwise as the kernel's LogSumExp: -inf operands pass the other
+    through; otherwise the larger plus log1p(exp(smaller - larger))."""
+    high, low = np.maximum(a, b), np.minimum(a, b)
+    with np.errstate(invalid="ignore", over="ignore"):
+        both = high + np.log1p(np.exp(low - high)).astype(high.dtype)
+    return np.where(a == -np.inf, b, np.where(b == -np.inf, a, both))
+
+
+def _ctc_labels(indices, values, batch, classes, collapse, ignore_longer, seq_len):
+    """Each batch entry's label sequence with blanks around and between its labels."""
+    op = "CTCLoss"
+    rows = indices[:, 0].astype(np.uint64) if indices.size else np.zeros(0, np.uint64)
+    bad = rows >= batch
+    if bad.any():
+        raise RuntimeError(f"For '{op}, 'index' must be less than the length of 'label', but "
+                           f"got 'index': {int(rows[bad][0])} and the length of 'label': "
+                           f"{batch}")
+    counts = np.bincount(rows.astype(np.int64), minlength=batch)
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    labels = values.astype(np.int32).view(np.uint32)
+    extended = []
+    for b in range(batch):
+        own, kept, has_blank = labels[starts[b]:starts[b + 1]], [], False
+        for i, label in enumerate(own.tolist()):
+            if i and collapse and label == own[i - 1]:
+                continue
+            if label >= classes - 1:
+                has_blank = True
+            elif has_blank:
+                raise RuntimeError(f"For '{op}', the value of labels_values[{i}] must be in the "
+                                   f"range of [0, num_classes), but got {label}")
+            else:
+                kept.append(label)
+        if not ignore_longer and len(kept) > seq_len[b]:
+            raise RuntimeError(f"For '{op}, input time(sequence length) must be greater than "
+                               f"output size(label length), but got sequence length: "
+                               f"{seq_len[b]} and label length: {len(kept)}")
+        ext = np.full(2 * len(kept) + 1, classes - 1, np.int64)
+        ext[1::2] = kept
+        extended.append(ext)
+    return extended
+
+
+def _ctc_one(y, ext, blank, merge):
+    """(loss, d loss / d scores) of one sequence: y its softmax (T, C), ext its labels with
+    blanks (U,). The forward and backward variables over the lattice the kernel visits."""
+    steps, classes = y.shape
+    dtype, states = y.dtype.type, len(ext)
+    neg_inf = dtype(-np.inf)
+    with np.errstate(divide="ignore"):
+        log_y = np.log(y).astype(y.dtype)
+    emit = log_y[:, ext]  # (T, U)
+    u = np.arange(states)
+    stay = merge | (ext == blank)
+    two = np.zeros(states, bool)
+    two[2:] = (ext[2:] != blank) & ~(merge & (ext[2:] == ext[:-2]))
+    alpha = np.full((steps, states), neg_inf, y.dtype)
+    alpha[0, 0] = emit[0, 0]
+    if states > 1:
+        alpha[0, 1] = emit[0, 1]
+    for t in range(1, steps):
+        live = (u >= max(0, states - 2 * (steps - t))) & (u < min(states, 2 * (t + 1)))
+        prev = alpha[t - 1]
+        total = np.where(stay, prev, neg_inf)
+        total[1:] = _ctc_lse(total[1:], prev[:-1])
+        total[2:] = np.where(two[2:], _ctc_lse(total[2:], prev[:-2]), total[2:])
+        alpha[t] = np.where(live, emit[t] + total, neg_inf)
+    if steps <= 1:
+        raise RuntimeError("For CTCLoss, the length of log_beta_b must be greater than 1!")
+    beta = np.full((steps, states), neg_inf, y.dtype)
+    if states > 1:
+        beta[steps - 1, states - 2:] = 0
+    else:
+        beta[steps - 1, 0] = beta[steps - 2, 0] = 0
+    for t in range(steps - 2, -1, -1):
+        live = (u >= max(0, states - 2 * (steps - t))) & (u < min(states, 2 * (t + 1)))
+        after = beta[t + 1] + emit[t + 1]
+        total = beta[t].copy()
+        total = np.where(stay, _ctc_lse(total, after), total)
+        total[:-1] = _ctc_lse(total[:-1], after[1:])
+        total[:-2] = np.where(two[2:], _ctc_lse(total[:-2], after[2:]), total[:-2])
+        beta[t] = np.where(live, total, beta[t])
+    log_p = neg_inf
+    for k in range(states):
+        log_p = _ctc_lse(log_p, alpha[0, k] + beta[0, k])
+    grad = np.zeros((steps, classes), y.dtype)
+    if log_p > neg_inf:
+        mass = np.full((steps, classes), neg_inf, y.dtype)
+        for k in range(states):
+            mass[:, ext[k]] = _ctc_lse(mass[:, ext[k]], alpha[:, k] + beta[:, k])
+        with np.errstate(over="ignore"):
+            grad = (y - np.exp(mass - log_p)).astype(y.dtype)
+    return -log_p, grad
+
+
+@kernel("ctc_loss")
+def _ctc_loss(xp, x, labels_indices, labels_values, sequence_length,
+              preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+              ignore_longer_outputs_than_inputs=False):
+    op = "CTCLoss"
+    given = np.asarray(x)
+    # float64 scores go through the kernel's float32 computation, as MindSpore's CPU kernel
+    # (float16 and float32 only) takes them
+    scores = given.astype(np.float32) if given.dtype == np.float64 else given
+    max_time, batch, classes = scores.shape
+    seq_len = np.asarray(sequence_length).astype(np.int32).view(np.uint32)
+    for b in range(batch):
+        if seq_len[b] == 0:
+            raise RuntimeError(f"For '{op}, the 'sequence_length' must be greater than 0, but "
+                               f"got 0.")
+        if seq_len[b] > max_time:
+            raise RuntimeError(f"For '{op}, the 'max_time'(the 1st dimension value of 'probs') "
+                               f"must be greater than or equal to 'sequence_length', but got "
+                               f"'max_time': {max_time} and 'sequence_length': {seq_len[b]}")
+    extended = _ctc_labels(np.asarray(labels_indices), np.asarray(labels_values), batch,
+                           classes, preprocess_collapse_repeated,
+                           ignore_longer_outputs_than_inputs, seq_len)
+    loss = np.zeros(batch, scores.dtype)
+    gradient = np.zeros_like(scores)
+    zero = scores.dtype.type(0)
+    for b in range(batch):
+        steps = int(seq_len[b])
+        row = scores[:steps, b]
+        # the kernel's softmax: shifted by the largest score or 0, whichever is larger
+        shifted = np.exp(row - np.maximum(row.max(axis=1, keepdims=True), zero))
+        y = (shifted / shifted.sum(axis=1, keepdims=True, dtype=scores.dtype)).astype(scores.dtype)
+        loss[b], gradient[:steps, b] = _ctc_one(y, extended[b], classes - 1,
+                                                bool(ctc_merge_repeated))
+    return xp.asarray(loss.astype(given.dtype)), xp.asarray(gradient.astype(given.dtype))

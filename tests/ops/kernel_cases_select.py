@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -613,6 +614,64 @@ def _bessel_cases():
             for name, values in BESSEL_VALUES.items()}
 
 
+
+def _ctc_loss_ref(x, labels_indices, labels_values, sequence_length,
+                  preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+                  ignore_longer_outputs_than_inputs=False):
+    """The definition by enumeration: every path of classes over an entry's steps whose
+    reading (repeats merged when ctc_merge_repeated, then blanks, the last class, dropped) is
+    its labels; the loss is -log of their total probability under the softmax, the gradient
+    the softmax minus each step's class occupancy among them (zero where none reads so)."""
+    _, batch, classes = x.shape
+    blank = classes - 1
+    scores = x.astype(np.float64)
+    loss = np.zeros(batch)
+    gradient = np.zeros(x.shape)
+    counts = np.bincount(labels_indices[:, 0], minlength=batch)
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    for b in range(batch):
+        labels = [int(v) for v in labels_values[starts[b]:starts[b + 1]]]
+        if preprocess_collapse_repeated:
+            labels = [v for i, v in enumerate(labels) if i == 0 or v != labels[i - 1]]
+        labels = [v for v in labels if v < blank]
+        steps = int(sequence_length[b])
+        y = np.exp(scores[:steps, b])
+        y /= y.sum(axis=1, keepdims=True)
+        total, occupancy = 0.0, np.zeros((steps, classes))
+        for path in itertools.product(range(classes), repeat=steps):
+            read = [c for i, c in enumerate(path)
+                    if not (ctc_merge_repeated and i and c == path[i - 1])]
+            if [c for c in read if c != blank] != labels:
+                continue
+            p = np.prod(y[np.arange(steps), path])
+            total += p
+            occupancy[np.arange(steps), path] += p
+        loss[b] = -np.log(total) if total else np.inf
+        if total:
+            gradient[:steps, b] = y - occupancy / total
+    return loss.astype(x.dtype), gradient.astype(x.dtype)
+
+
+def _ctc_loss_cases():
+    x = np.random.default_rng(3).normal(size=(4, 3, 3))
+    # entry 0: labels 0 0 over 4 steps; entry 1: 1 over 3; entry 2: 1 over 2
+    indices = np.array([[0, 0], [0, 1], [1, 0], [2, 0]], np.int64)
+    values = np.array([0, 0, 1, 1], np.int32)
+    lengths = np.array([4, 3, 2], np.int32)
+    operands = (x.astype(np.float32), indices, values, lengths)
+    # the batching tests reorder each operand's values, which can leave an entry more labels
+    # than steps: the first four cases read that as an infinite loss rather than an error
+    ignore = {"ignore_longer_outputs_than_inputs": True}
+    return [Case(operands, _ctc_loss_ref, (f32, f32), ignore),
+            Case(operands, _ctc_loss_ref, (f32, f32), {"ctc_merge_repeated": False, **ignore}),
+            Case(operands, _ctc_loss_ref, (f32, f32),
+                 {"preprocess_collapse_repeated": True, **ignore}),
+            # "0 0" cannot be read from 2 steps: an infinite loss and a zero gradient
+            Case((x[:, :1].astype(np.float32), np.zeros((2, 2), np.int64), values[:2],
+                  np.array([2], np.int32)), _ctc_loss_ref, (f32, f32), ignore),
+            Case(operands, _ctc_loss_ref, (f32, f32))]
+
+
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
     **each(_igamma_cases, ("igamma", "igammac", "igamma_da", "zeta", "zeta_dx",
@@ -621,6 +680,7 @@ SELECT_CASES = seeded({
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "ctc_greedy_decoder",
                             "bincount", "take_first", "take_first_grad", "sequence_range",
                             "shape_of", "reshape_to", "fill_to")),
+    "ctc_loss": _ctc_loss_cases,
     "sort": _sort_cases,
     "topk": _topk_cases,
     "argmin": _argmin_cases,

@@ -117,10 +117,11 @@ from cellgraph.primitives.errors import (
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
+from cellgraph.primitives.nn_ops import ctc_loss as _ctc_loss_p
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
            "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy",
-           "CTCGreedyDecoder", "CTCLossV2",
+           "CTCGreedyDecoder", "CTCLoss", "CTCLossV2",
            "Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv3D", "Dropout", "Dropout2D",
            "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D",
            "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "LogSoftmax",
@@ -1050,6 +1051,38 @@ class CTCGreedyDecoder(define_class("CTCGreedyDecoder", ctc_greedy_decoder,
     def __init__(self, merge_repeated=True):
         check_merge_repeated(merge_repeated)
         super().__init__(merge_repeated)
+
+
+
+def _ctc_loss_v1(x, labels_indices, labels_values, sequence_length, *,
+                 preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+                 ignore_longer_outputs_than_inputs=False):
+    return tuple(_ctc_loss_p(x, labels_indices, labels_values, sequence_length,
+                             preprocess_collapse_repeated=preprocess_collapse_repeated,
+                             ctc_merge_repeated=ctc_merge_repeated,
+                             ignore_longer_outputs_than_inputs=ignore_longer_outputs_than_inputs))
+
+
+_CTC_FLAGS = {"preprocess_collapse_repeated": False, "ctc_merge_repeated": True,
+              "ignore_longer_outputs_than_inputs": False}
+
+
+class CTCLoss(define_class("CTCLoss", _ctc_loss_v1, _CTC_FLAGS, module=__name__)):
+    """ops.CTCLoss(preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+    ignore_longer_outputs_than_inputs=False)(x, labels_indices, labels_values,
+    sequence_length) -> (loss, gradient): the CTC loss of unnormalised scores (max_time,
+    batch, classes), the last class the blank, against sparse labels; its flags are checked
+    when it is made."""
+
+    def __init__(self, preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+                 ignore_longer_outputs_than_inputs=False):
+        flags = (preprocess_collapse_repeated, ctc_merge_repeated,
+                 ignore_longer_outputs_than_inputs)
+        for name, value in zip(_CTC_FLAGS, flags):
+            if not isinstance(value, bool):
+                raise DTypeError(f"For 'CTCLoss', the type of '{name}' should be 'bool', but "
+                                 f"got type '{type(value).__name__}'.")
+        super().__init__(*flags)
 
 
 generate_classes(globals())
