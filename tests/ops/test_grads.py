@@ -88,6 +88,12 @@ def case(*args, tol=None, **params):
     return Case(args, params, tol or {})
 
 
+def _with_eigenvalues(values):
+    """A dense real matrix S diag(values) S^-1 (S well conditioned)."""
+    s = np.eye(len(values)) + 0.3 * _rng.standard_normal((len(values), len(values)))
+    return s @ np.diag(values) @ np.linalg.inv(s)
+
+
 def _pair_apart(shape_x=(2, 3), shape_y=(2, 3)):
     """x and y whose broadcast elements differ by at least 0.1 (no ties for max/min)."""
     x = _rng.uniform(-1, 1, shape_x)
@@ -275,6 +281,14 @@ CASES: dict[str, list[Case]] = {
            case(normal((3, 3)), mode="complete")],
     # one triangle read (the other ignored); distinct eigenvalues (the adjoint divides by gaps)
     "eigh": [case(normal((3, 3))), case(normal((2, 2, 2)), lower=False)],
+    # distinct real eigenvalues: real eigenvectors, whose sign LAPACK keeps as the input moves
+    # (an eigenvector of a complex eigenvalue has an arbitrary phase: see tests/ops/test_eig.py
+    # for phase-free functions of those); the eigenvalues alone of a complex matrix
+    "eig": [case(Tensor(_with_eigenvalues([1.0, 2.5, 4.0]))),
+            case(Tensor(normal((2, 3, 3)).asnumpy() * 0.1 + np.diag([0.5, -1.0, 2.0])),
+                 compute_v=False),
+            case(Tensor(normal((3, 3)).asnumpy() + 1j * normal((3, 3)).asnumpy()),
+                 compute_v=False)],
     # well-conditioned systems, real and complex, solved with A or its (conjugate) transpose
     "matrix_solve": [case(Tensor(normal((3, 3)).asnumpy() + 4 * np.eye(3)), normal((3, 2)),
                           adjoint=adjoint) for adjoint in (False, True)]
