@@ -133,8 +133,8 @@ def resize_boxes(boxes: np.ndarray, out_w: int, out_h: int, in_w: int, in_h: int
     return boxes
 
 
-class RandomHorizontalFlipWithBBox(CppRandomOperation):
-    """Mirror the image left-right with probability `prob`, its boxes with it."""
+class _FlipWithBBox(CppRandomOperation):
+    """Mirror the image with probability `prob`, its boxes with it (`_mirror`)."""
 
     def __init__(self, prob=0.5):
         self.prob = check_prob(prob)
@@ -144,22 +144,24 @@ class RandomHorizontalFlipWithBBox(CppRandomOperation):
         _check_image(type(self).__name__, image)
         if not std.bernoulli(self.words, self.prob):
             return row[0], row[1]
+        return self._mirror(image, boxes)
+
+
+class RandomHorizontalFlipWithBBox(_FlipWithBBox):
+    """Mirror the image left-right with probability `prob`, its boxes with it."""
+
+    @staticmethod
+    def _mirror(image, boxes):
         center = np.float32(image.shape[1]) / np.float32(2)
         boxes[:, 0] = (center - boxes[:, 0]) + center - boxes[:, 2]
         return np.ascontiguousarray(image[:, ::-1]), boxes
 
 
-class RandomVerticalFlipWithBBox(CppRandomOperation):
+class RandomVerticalFlipWithBBox(_FlipWithBBox):
     """Mirror the image top-bottom with probability `prob`, its boxes with it."""
 
-    def __init__(self, prob=0.5):
-        self.prob = check_prob(prob)
-
-    def __call__(self, *row):
-        image, boxes = _validate(row)
-        _check_image(type(self).__name__, image)
-        if not std.bernoulli(self.words, self.prob):
-            return row[0], row[1]
+    @staticmethod
+    def _mirror(image, boxes):
         one = np.float32(1)
         boxes[:, 1] = (np.float32(image.shape[0]) - one) - ((boxes[:, 1] + boxes[:, 3]) - one)
         return np.ascontiguousarray(image[::-1]), boxes

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.ops import functional as F
-from cellgraph.ops.operations.nn_ops import lars_update
+from cellgraph.ops.operations.nn_ops import check_lars_attributes, lars_update
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
@@ -30,13 +30,7 @@ class LARS(Optimizer):
         if not isinstance(optimizer, Optimizer):
             raise DTypeError(f"For '{op}', the type of 'optimizer' should be 'Optimizer', but "
                              f"got {type(optimizer).__name__}.")
-        for name, value in (("epsilon", epsilon), ("coefficient", coefficient)):
-            if not isinstance(value, float):
-                raise DTypeError(f"For '{op}', the type of '{name}' should be 'float', but got "
-                                 f"'{type(value).__name__}'.")
-        if not isinstance(use_clip, bool):
-            raise DTypeError(f"For '{op}', the type of 'use_clip' should be 'bool', but got "
-                             f"'{type(use_clip).__name__}'.")
+        check_lars_attributes(epsilon, coefficient, use_clip, op, "coefficient")
         if use_clip and optimizer.is_group_lr and optimizer.dynamic_lr:
             raise ArgumentValueError("For 'LARS', if the argument 'use_clip' is set to True, then "
                                      "the dynamic learning rate and group learning rate cannot "

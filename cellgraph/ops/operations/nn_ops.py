@@ -159,7 +159,7 @@ def lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, lear
     sums of squares of its weight and gradient, trust * (gradient + weight_decay * weight) with
     trust = hyperpara * |w| / (|g| + weight_decay * |w| + epsilon), 1 where |w| or |g| is 0,
     and with use_clip min(trust / learning_rate, 1)."""
-    _check_lars_attributes(epsilon, hyperpara, use_clip)
+    check_lars_attributes(epsilon, hyperpara, use_clip)
     if tuple(gradient.shape) != tuple(weight.shape):
         raise DTypeError(f"For 'LARSUpdate', the shape of 'gradient' {tuple(gradient.shape)} "
                          f"should be the same as 'weight' {tuple(weight.shape)}.")
@@ -175,13 +175,15 @@ def lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, lear
     return F.mul(F.add(gradient, F.mul(weight, weight_decay)), trust)
 
 
-def _check_lars_attributes(epsilon, hyperpara, use_clip) -> None:
-    for name, value in (("epsilon", epsilon), ("hyperpara", hyperpara)):
+def check_lars_attributes(epsilon, hyperpara, use_clip, op="LARSUpdate",
+                          hyperpara_name="hyperpara") -> None:
+    """LARSUpdate's (and nn.LARS's, whose hyperpara is `coefficient`) type checks."""
+    for name, value in (("epsilon", epsilon), (hyperpara_name, hyperpara)):
         if not isinstance(value, float):
-            raise DTypeError(f"For 'LARSUpdate', the type of '{name}' should be 'float', but "
+            raise DTypeError(f"For '{op}', the type of '{name}' should be 'float', but "
                              f"got '{type(value).__name__}'.")
     if not isinstance(use_clip, bool):
-        raise DTypeError(f"For 'LARSUpdate', the type of 'use_clip' should be 'bool', but got "
+        raise DTypeError(f"For '{op}', the type of 'use_clip' should be 'bool', but got "
                          f"'{type(use_clip).__name__}'.")
 
 
@@ -192,7 +194,7 @@ class LARSUpdate(define_class("LARSUpdate", lars_update,
     norm_weight, norm_gradient, weight_decay, learning_rate)`: see `lars_update`."""
 
     def __init__(self, epsilon=1e-05, hyperpara=0.001, use_clip=False):
-        _check_lars_attributes(epsilon, hyperpara, use_clip)
+        check_lars_attributes(epsilon, hyperpara, use_clip)
         super().__init__(epsilon, hyperpara, use_clip)
 
 
