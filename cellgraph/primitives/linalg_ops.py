@@ -161,8 +161,7 @@ def _svd_bprop(a, out, dout, full_matrices):
     ds, du, dv = (d if d is not None else zeros_like(x) for d, x in zip(dout, out))
     eye = np.eye(k, dtype=abstract_of(a).dtype.np)
     s2 = mul(s, s)
-    gaps = add(sub(expand_dims(s2, axis=_new_axis(s2, -2)), expand_dims(s2, axis=_new_axis(s2, -1))),
-               eye)  # s_j^2 - s_i^2 off the diagonal, 1 on it (where skew parts vanish)
+    gaps = _gaps(s2, eye)  # s_j^2 - s_i^2 off the diagonal, 1 on it (skew parts vanish there)
     s_row, s_col = expand_dims(s, axis=_new_axis(s, -2)), expand_dims(s, axis=_new_axis(s, -1))
     utdu, vtdv = matmul(u, du, transpose_a=True), matmul(v, dv, transpose_a=True)
     inner = add(add(mul(div(sub(utdu, _mT(utdu)), gaps), s_row),
@@ -263,9 +262,7 @@ def _eig_bprop(a, out, dout, compute_v):
         vhdv = matmul(vh, dv)
         diagonal = cast(real_part(reduce_sum(mul(vhdv, eye), axis=(-2,))), dtype=vval.dtype)
         projected = sub(vhdv, mul(matmul(vh, v), expand_dims(diagonal, axis=_new_axis(w, -2))))
-        wc = conj_(w)
-        gaps = add(sub(expand_dims(wc, axis=_new_axis(w, -2)), expand_dims(wc, axis=_new_axis(w, -1))),
-                   eye)  # conj(w_j - w_i) off the diagonal, 1 on it
+        gaps = _gaps(conj_(w), eye)  # conj(w_j - w_i) off the diagonal, 1 on it
         grad = mul(div(projected, gaps), (1 - eye).astype(eye.dtype))
     if dw is not None:
         grad = add(grad, mul(expand_dims(dw, axis=_new_axis(dw, -1)), eye))
@@ -302,13 +299,19 @@ def _eigh_bprop(a, out, dout, lower):
     dtype = abstract_of(a).dtype
     n = abstract_of(a).shape[-1]
     eye = np.eye(n, dtype=dtype.np)
-    gaps = add(sub(expand_dims(w, axis=_new_axis(w, -2)), expand_dims(w, axis=_new_axis(w, -1))),
-               eye)  # w_j - w_i off the diagonal, 1 on it (where F is 0)
+    gaps = _gaps(w, eye)  # w_j - w_i off the diagonal, 1 on it (where F is 0)
     inner = add(mul(div(matmul(v, dv, transpose_a=True), gaps), (1 - eye).astype(dtype.np)),
                 mul(expand_dims(dw, axis=_new_axis(dw, -1)), eye))
     grad = matmul(matmul(v, inner), v, transpose_b=True)
     strict = _triangle_mask(n, lower, dtype) - eye
     return (add(mul(add(grad, _mT(grad)), strict), mul(grad, eye)),)
+
+
+def _gaps(values, eye):
+    """values_j - values_i at (i, j) of each stack's matrix, plus `eye` (1 on the diagonal,
+    where the eigen- and singular-vector adjoints divide by nothing)."""
+    return add(sub(expand_dims(values, axis=_new_axis(values, -2)),
+                   expand_dims(values, axis=_new_axis(values, -1))), eye)
 
 
 def _new_axis(x, axis: int) -> int:

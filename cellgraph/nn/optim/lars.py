@@ -58,7 +58,7 @@ class LARS(Optimizer):
     def construct(self, gradients):
         gradients = self.scale_grad(self._checked_gradients(gradients))
         rates = self.opt.get_lr() if self.use_clip else self.learning_rate
-        decays = self._decays_at_lars_step()
+        decays = self._decays_at_step(self._lars_decays)  # the wrapped optimizer's
         new = []
         for index, (param, grad) in enumerate(zip(self.parameters, gradients)):
             if self.lars_flag[index]:
@@ -71,13 +71,3 @@ class LARS(Optimizer):
                                    self.coefficient, self.use_clip)
             new.append(grad)
         return self.opt(tuple(new))
-
-    def _decays_at_lars_step(self) -> tuple:
-        """Each parameter's weight decay at this step, 0.0 where the optimizer's filter or
-        group leaves it off."""
-        saved = self._decay_sources
-        self.__dict__["_decay_sources"] = self._lars_decays
-        try:
-            return self._decays_at_step()
-        finally:
-            self.__dict__["_decay_sources"] = saved

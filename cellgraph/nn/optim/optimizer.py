@@ -646,14 +646,16 @@ class Optimizer(Cell):
         assign(self.global_step, F.add(self.global_step, 1))
         return True
 
-    def _decays_at_step(self) -> tuple:
+    def _decays_at_step(self, sources=None) -> tuple:
         """Each parameter's weight decay at this step (as given, not scaled): a float, or the
-        value of its Cell at `global_step` (each Cell once)."""
+        value of its Cell at `global_step` (each Cell once); of `sources` if given, else of
+        the optimizer's own."""
+        sources = self._decay_sources if sources is None else sources
         at_step = {}
-        for source in self._decay_sources:
+        for source in sources:
             if isinstance(source, Cell) and id(source) not in at_step:
                 at_step[id(source)] = _value_at(source, self.global_step)
-        return tuple(at_step[id(s)] if isinstance(s, Cell) else s for s in self._decay_sources)
+        return tuple(at_step[id(s)] if isinstance(s, Cell) else s for s in sources)
 
     def update(self, index, param, grad, lr, step):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients) or "

@@ -177,14 +177,13 @@ def lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, lear
 
 def check_lars_attributes(epsilon, hyperpara, use_clip, op="LARSUpdate",
                           hyperpara_name="hyperpara") -> None:
-    """LARSUpdate's (and nn.LARS's, whose hyperpara is `coefficient`) type checks."""
-    for name, value in (("epsilon", epsilon), (hyperpara_name, hyperpara)):
-        if not isinstance(value, float):
-            raise DTypeError(f"For '{op}', the type of '{name}' should be 'float', but "
-                             f"got '{type(value).__name__}'.")
-    if not isinstance(use_clip, bool):
-        raise DTypeError(f"For '{op}', the type of 'use_clip' should be 'bool', but got "
-                         f"'{type(use_clip).__name__}'.")
+    """LARSUpdate's (and nn.LARS's, whose hyperpara is `coefficient`) type checks, with
+    MindSpore's validator."""
+    from cellgraph import _checkparam as validator
+
+    validator.check_value_type("epsilon", epsilon, [float], op)
+    validator.check_value_type(hyperpara_name, hyperpara, [float], op)
+    validator.check_value_type("use_clip", use_clip, [bool], op)
 
 
 class LARSUpdate(define_class("LARSUpdate", lars_update,
