@@ -200,7 +200,7 @@ class Cell(CellState):
             keys = self.__dict__.setdefault("_tuple_parameter_keys", {})
             keys[name] = [param.name for param in value]
         elif isinstance(value, Cell) and self._auto_prefix:
-            value._prefix_parameter_names(name)
+            value.update_parameters_name(name + ".")  # "fc1.weight", as MindSpore names it
         elif name in hooks.CALL_STATE:
             hooks.set_call_state(self, name, value)
             return
@@ -283,13 +283,6 @@ class Cell(CellState):
                 n: id(memo[i]) if i in memo else i
                 for n, i in self._sequence_parameter_names.items()}
         return clone
-
-    def _prefix_parameter_names(self, prefix: str) -> None:
-        """Names become hierarchical as Cells are attached, as in MindSpore: each Parameter
-        below this Cell is named `prefix` and its path from here ("fc1.weight"), whatever it
-        was named before."""
-        for key, param in list(self.parameters_and_names()):
-            param.name = f"{prefix}.{key}"
 
     def __call__(self, *args, **kwargs):
         # The common call, on the short path: graph mode, no graph being built in any thread,

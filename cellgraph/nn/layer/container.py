@@ -47,7 +47,7 @@ class _CellContainer(Cell):
         self._names.clear()
         for i, cell in enumerate(cells):
             if cell is new_cell:
-                cell._prefix_parameter_names(str(i))
+                cell.update_parameters_name(f"{i}.")
             object.__setattr__(self, str(i), cell)
             self._names.append(str(i))
         self._changed()
@@ -80,7 +80,7 @@ class _CellContainer(Cell):
         index = str(len(self._names))
         self._add(index, cell)
         if prefix and self._auto_prefix:
-            cell._prefix_parameter_names(prefix + index)
+            cell.update_parameters_name(f"{prefix}{index}.")
 
     def _cells_list(self) -> list:
         guarded(self, "_layout")  # a graph that iterated this list is rebuilt when it changes
@@ -125,7 +125,7 @@ class _CellContainer(Cell):
         self._reindex(cells, cell)
         start = cells.index(cell)
         if prefix and self._auto_prefix:
-            cell._prefix_parameter_names(prefix + str(start))
+            cell.update_parameters_name(f"{prefix}{start}.")
         for i in range(start + 1, len(cells)):
             for _, param in cells[i].parameters_and_names():
                 rest = param.name.split(".")[position + 1:]
