@@ -92,6 +92,11 @@ def read_ckpt(path: str, dec_key=None, dec_mode="AES-GCM", crc_check=False,
             else:
                 arrays[name] = entry_array(name, dims, type_name, data)
     except ValueError as e:  # ProtoError, CheckpointError, or bytes NumPy cannot view
+        if dec_key is not None:  # CBC with a wrong key can unpad cleanly into garbage
+            raise checkpoint_crypto.DecryptError(
+                f"load_checkpoint: failed to decrypt {path!r} with this {dec_mode} key: the "
+                f"decrypted bytes are not a checkpoint (wrong key, or a damaged file): {e}"
+            ) from None
         raise CheckpointError(f"load_checkpoint: {path!r} is not a valid checkpoint file "
                               f"(corrupted, truncated or not a checkpoint): {e}") from None
     return arrays

@@ -195,6 +195,18 @@ def test_encrypted_checkpoints_both_ways(tmp_path, name, mode, key):
         ms.load_checkpoint(out)
 
 
+def test_a_wrong_key_that_unpads_cleanly_is_still_a_decryption_error(tmp_path, monkeypatch):
+    # CBC under a wrong key unpads without error about one time in 256, into garbage; the
+    # error must still say the key is wrong, not that the file is no checkpoint.
+    pytest.importorskip("cryptography")
+    out = str(tmp_path / "enc.ckpt")
+    ms.save_checkpoint(nn.Dense(2, 2), out, enc_key=KEY, enc_mode="AES-CBC")
+    monkeypatch.setattr(serialization.checkpoint_crypto, "decrypt",
+                        lambda blob, key, mode, path: b"\x0f\xff\x13garbage")
+    with pytest.raises(ValueError, match="failed to decrypt .* not a checkpoint"):
+        ms.load_checkpoint(out, dec_key=KEY, dec_mode="AES-CBC")
+
+
 def test_encryption_never_writes_a_plain_file(tmp_path, monkeypatch):
     path = tmp_path / "secret.ckpt"
     with pytest.raises(ValueError, match="key must be 16, 24 or 32 bytes"):
