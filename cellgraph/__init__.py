@@ -14,6 +14,8 @@ from cellgraph.primitives.dtype import (
     TensorType,
     bfloat16,
     bool_,
+    cdouble,
+    cfloat,
     complex64,
     complex128,
     double,
@@ -123,6 +125,10 @@ _LAZY = {
 
 
 __getattr__, __dir__ = _lazy_names(globals(), _LAZY)
+# MindSpore's dtypes spelled as Python's type names: `mindspore.bool` is bool_, `mindspore.int`
+# int32 and `mindspore.float` float32. Left out of __all__, as MindSpore leaves them, so that a
+# star import shadows no builtin; nothing below this line calls the builtins.
+globals().update({"bool": bool_, "int": int32, "float": float32})
 
 __version__ = "0.1.0"
 __all__ = [
@@ -204,6 +210,8 @@ __all__ = [
     "bool_",
     "boost",
     "build_train_network",
+    "cdouble",
+    "cfloat",
     "ckpt_to_safetensors",
     "common",
     "communication",

@@ -497,6 +497,8 @@ def matmul_scaled(node: Apply, ctx: RewriteContext):
 
 def reduce_scaled(node: Apply, ctx: RewriteContext):
     """reduce_sum(mul(x, c)) -> mul(reduce_sum(x), c): the factor scales the smaller result."""
+    if node.callee.name == "reduce_mean" and not is_float(node):
+        return None  # an integer mean rounds: mean(2 * x) is not 2 * mean(x)
     x, c = ctx.scaled(node.inputs[0])
     if c is None or not same_type(x.aval, node.inputs[0].aval):
         return None

@@ -55,7 +55,9 @@ def assign_attribute(owner, attr: str, value) -> bool:
 def update_in_place(variable, value):
     """`variable` given the data of `value` (cast and broadcast to its type), in place: a
     Parameter or Tensor at once when eager, recorded in the graph being built (`assign_in_graph`)
-    otherwise. Returns `variable` (inside a graph, as assign_in_graph returns it)."""
+    otherwise. Returns the new value: eagerly a Tensor of its own (a copy, as MindSpore's
+    Assign and the Apply/Scatter updates return, never the Parameter itself); inside a graph
+    what assign_in_graph returns."""
     if current_builder() is not None:
         return assign_in_graph(variable, value, converting=True)
     new = checked_assign_value("Assign", variable, value, converting=True)
@@ -64,7 +66,10 @@ def update_in_place(variable, value):
         variable.set_data(data)
     else:
         variable.assign_value(data)
-    return variable
+        return variable   # a Tensor updated in place is itself the result
+    from cellgraph.runtime.tensor import Tensor
+
+    return Tensor(data.copy(), variable.dtype)
 
 
 # ----- raise -----------------------------------------------------------------------------------

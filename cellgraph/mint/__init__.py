@@ -10,6 +10,7 @@ from cellgraph.ops.function.array_func.creation import ones_like, zeros_like  # 
 from cellgraph.ops.function.math_func.elementwise import truncate_div
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
+from cellgraph.primitives.dynamic_ops import bin_counts as _bin_counts
 from cellgraph.primitives.dynamic_ops import unique_p as _unique_p
 from cellgraph.primitives.errors import ArgumentValueError
 
@@ -186,7 +187,14 @@ def ones(size, *, dtype=None):
 
 
 def full(size, fill_value, *, dtype=None):
-    return _F.full(size, fill_value, dtype=dtype)
+    """A Tensor of `size` filled with `fill_value`; without `dtype`, the value's (bool, int64 or
+    float32), as torch.full (ops.full always defaults to int64)."""
+    if dtype is None and isinstance(getattr(fill_value, "dtype", None), _dt.DType):
+        dtype = fill_value.dtype   # a 0-d Tensor's own
+    elif dtype is None:
+        dtype = (_dt.bool_ if isinstance(fill_value, (bool, _np.bool_)) else
+                 _dt.int64 if isinstance(fill_value, (int, _np.integer)) else _dt.float32)
+    return _F.full(tuple(size) if isinstance(size, list) else size, fill_value, dtype=dtype)
 
 
 def empty(*size, dtype=None, device=None):
@@ -208,9 +216,10 @@ def rand(*size, generator=None, dtype=None, device=None):
 
 
 lerp, xlogy = _ops.lerp, _ops.xlogy
-tril, triu, trace, nan_to_num, einsum, masked_fill, bincount, unbind = (
+tril, triu, trace, nan_to_num, einsum, masked_fill, unbind = (
     _ops.tril, _ops.triu, _ops.trace, _ops.nan_to_num, _ops.einsum, _ops.masked_fill,
-    _ops.bincount, _ops.unbind)
+    _ops.unbind)
+bincount = _bin_counts  # integer counts, as torch's (ops.bincount's are float32)
 addmm, inverse, full_like, searchsorted, nonzero = (
     _ops.addmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
 remainder = _ops.remainder
@@ -291,7 +300,9 @@ def cummax(input, dim):
 
 
 def cummin(input, dim):
-    return _ops.cummin(input, dim)
+    """(the running minimum along `dim`, its int64 index, as torch's; ops.cummin's is int32)."""
+    values, indices = _ops.cummin(input, dim)
+    return values, _F.cast(indices, _dt.int64)
 
 
 
@@ -354,7 +365,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if return_inverse:
         out.append(_F.cast(inverse, _dt.int64))
     if return_counts:
-        out.append(_ops.bincount(_F.reshape(inverse, (-1,))))  # max(inverse) + 1 bins
+        out.append(_bin_counts(_F.reshape(inverse, (-1,))))  # max(inverse) + 1 bins
     return values if len(out) == 1 else tuple(out)
 
 

@@ -11,6 +11,7 @@ import numbers
 import cellgraph.ops as _ops
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives import functional as _core
+from cellgraph.primitives.dynamic_ops import bin_counts
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -131,7 +132,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     if return_inverse:
         out += (_ops.reshape(inverse, input.shape),)
     if return_counts:
-        out += (_ops.bincount(inverse),)
+        out += (bin_counts(inverse),)
     return out[0] if len(out) == 1 else out
 
 

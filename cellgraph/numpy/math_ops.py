@@ -83,8 +83,8 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
 
 def mean(a, axis=None, keepdims=False, dtype=None):
     """Arithmetic mean over `axis` (float32 for integer input)."""
-    a = asarray(a)
-    if not a.dtype.is_float:
+    a = asarray(a)  # integers keep their dtype, their mean rounded towards zero (MindSpore's)
+    if a.dtype.is_bool:
         a = F.cast(a, float32)
     return _cast(_core.reduce_mean(a, axis, keepdims), _dtype(dtype, "mean"))
 
@@ -221,12 +221,12 @@ def count_nonzero(x, axis=None, keepdims=False):
 
 
 def average(x, axis=None, weights=None, returned=False):
-    x = asarray(x)
-    if not x.dtype.is_float:
+    x = asarray(x)  # integers keep their dtype, as in mean
+    if x.dtype.is_bool:
         x = F.cast(x, float32)
     axes = () if axis is None else axis
     if weights is None:
-        out, total = F.reduce_mean(x, axes), None
+        out, total = _core.reduce_mean(x, axes), None
     else:
         w = asarray(weights)
         if axis is not None and len(w.shape) == 1 and len(x.shape) > 1:
@@ -234,7 +234,9 @@ def average(x, axis=None, weights=None, returned=False):
             shape[normalize_axis(axis, len(x.shape))] = w.shape[0]
             w = F.reshape(w, tuple(shape))
         total = F.reduce_sum(F.mul(F.ones_like(x), w), axes)
-        out = F.div(F.reduce_sum(F.mul(x, w), axes), total)
+        weighted = F.reduce_sum(F.mul(x, w), axes)
+        out = (F.div(weighted, total) if weighted.dtype.is_float or weighted.dtype.is_complex
+               else P.truncate_div(weighted, total))
     return (out, total) if returned else out
 
 
@@ -308,11 +310,13 @@ def logaddexp2(x1, x2, dtype=None):
 
 def var(x, axis=None, ddof=0, keepdims=False):
     """Mean squared deviation from the mean, divided by N - ddof."""
-    x = _float(x)
+    x = asarray(x)
     axes = tuple(range(len(x.shape))) if axis is None else (
         (axis,) if isinstance(axis, int) else tuple(axis))
     count = int(onp.prod([x.shape[normalize_axis(a, len(x.shape))] for a in axes]))
-    deviation = F.sub(x, _core.reduce_mean(x, axes, True))
+    mean = _core.reduce_mean(x, axes, True)  # of integers, rounded towards zero as MindSpore's
+    x = _float(x)
+    deviation = F.sub(x, F.cast(mean, x.dtype))
     return F.div(_core.reduce_sum(F.square(deviation), axes, keepdims), max(count - ddof, 0))
 
 

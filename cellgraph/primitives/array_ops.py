@@ -15,7 +15,6 @@ from .batching import (
     to_front,
 )
 from .core import (
-    FLOAT,
     SAME,
     Primitive,
     Slice,
@@ -41,8 +40,10 @@ def _reduce_type(x: TensorType, axis=(), keep_dims=False) -> TensorType:
 
 
 def _mean_type(x: TensorType, axis=(), keep_dims=False) -> TensorType:
+    """Integers keep their dtype (MindSpore's ReduceMean: the sum in the dtype divided by the
+    count, rounded towards zero); bool gives float32."""
     out = _reduce_type(x, axis, keep_dims)
-    return TensorType(out.shape, dt.to_float(out.dtype))
+    return out if out.dtype.is_int else TensorType(out.shape, dt.to_float(out.dtype))
 
 
 def runtime_shape(x) -> tuple:
@@ -151,7 +152,7 @@ def _stack_type(*xs: TensorType, axis: int = 0) -> TensorType:
 
 
 reduce_sum = Primitive("reduce_sum", _reduce_type)
-reduce_mean = Primitive("reduce_mean", _mean_type, promote=FLOAT)
+reduce_mean = Primitive("reduce_mean", _mean_type)
 reduce_max = Primitive("reduce_max", _reduce_type)
 reduce_min = Primitive("reduce_min", _reduce_type)
 reshape = Primitive("reshape", _reshape_type, array_api="reshape")

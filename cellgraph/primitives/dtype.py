@@ -100,6 +100,7 @@ def ml_dtypes_numpy(name: str) -> np.dtype:
 # MindSpore aliases.
 half, single, double = float16, float32, float64
 float_, int_ = float32, int64
+cfloat, cdouble = complex64, complex128
 
 
 def from_numpy(dt) -> DType:

@@ -233,7 +233,7 @@ def unique(input):
     return unique_p(input, sorted=False)
 
 
-def bincount(input, weights=None, minlength=0):
+def bin_counts(input, weights=None, minlength=0):
     """How often each value 0 .. max(input) occurs in the 1-D non-negative int `input` (at least
     `minlength` bins): int64 counts, or the sums of `weights` (of the input's shape) per bin."""
     if isinstance(minlength, bool) or not isinstance(minlength, int):
@@ -241,6 +241,12 @@ def bincount(input, weights=None, minlength=0):
     if weights is None:
         weights = ones_like(cast(input, dtype=dt.int64))
     return bincount_p(input, weights, minlength=minlength)
+
+
+def bincount(input, weights=None, minlength=0):
+    """bin_counts as float32, whatever the input or weights: MindSpore's ops.bincount (and
+    Tensor.bincount, numpy.bincount) sum float32 masks."""
+    return cast(bin_counts(input, weights, minlength), dtype=dt.float32)
 
 
 def _ctc_greedy_decoder_type(inputs: TensorType, sequence_length: TensorType,

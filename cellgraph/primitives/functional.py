@@ -255,10 +255,14 @@ def fill(type, shape, value):
 
 
 def full(size, fill_value, *, dtype=None):
-    if dtype is None:
-        dtype = dt.float32 if isinstance(fill_value, float) else (
-            dt.bool_ if isinstance(fill_value, bool) else dt.int64)
-    return fill(dtype, size, fill_value)
+    """A Tensor of `size` filled with `fill_value`, in `dtype`: int64 by default whatever the
+    value, as MindSpore's ops.full (its own example fills int64 ones from 1.2)."""
+    if not isinstance(size, (list, tuple)):
+        raise DTypeError(f"For 'ops.full', 'size' must be a tuple or list of ints, but got "
+                         f"{type(size)}.")
+    if dtype is not None and not isinstance(dtype, dt.DType):
+        raise DTypeError(f"For 'ops.full', 'dtype' must be mindspore.type, but got {dtype}.")
+    return fill(dt.int64 if dtype is None else dtype, size, fill_value)
 
 
 def zeros(size, dtype=None):

@@ -216,8 +216,10 @@ def cummax_(input, axis):
 
 
 def cummin_(input, axis):
-    """(the running minimum of `input` along `axis`, the int64 index where each was reached)."""
-    return cummin(input, axis=_static_int(axis, "axis", "Cummin"))
+    """(the running minimum of `input` along `axis`, the int32 index where each was reached:
+    MindSpore's Cummin gives int32 where its Cummax gives int64)."""
+    values, indices = cummin(input, axis=_static_int(axis, "axis", "Cummin"))
+    return values, cast(indices, dtype=dt.int32)
 
 
 export(cummax_, name="cummax", method=True)
@@ -300,12 +302,12 @@ def _bucketize_class(input, boundaries):
 
 def median(input, axis=-1, keepdims=False):
     """(the median along `axis`, the lower of the two middle elements for an even count; its
-    int32 index in `input`)."""
+    int64 index in `input`)."""
     axis = normalize_axis(_static_int(axis, "axis", "Median"), abstract_of(input).ndim)
     values, indices = sort(input, axis)
     middle = (abstract_of(input).shape[axis] - 1) // 2
     index = (Slice(None, None, None),) * axis + (Slice(middle, middle + 1, None),)
-    picked = getitem(values, index=index), getitem(indices, index=index)
+    picked = getitem(values, index=index), cast(getitem(indices, index=index), dtype=dt.int64)
     return picked if keepdims else tuple(squeeze(p, axis=(axis,)) for p in picked)
 
 

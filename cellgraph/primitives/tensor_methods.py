@@ -210,8 +210,10 @@ class TensorMethods:
                          keepdim if keepdim is not None else keepdims)
 
     def argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
-        return NF.argmax(F.neg(self), dim if dim is not None else axis,
-                         keepdim if keepdim is not None else keepdims)
+        from .sort_ops import argmin_  # int32, as MindSpore's Tensor.argmin
+
+        return argmin_(self, dim if dim is not None else axis,
+                       keepdim if keepdim is not None else keepdims)
 
     def clip(self, min=None, max=None, *, xmin=None, xmax=None):
         """MindSpore 2.x's clip(min, max); 1.x code passes xmin/xmax."""

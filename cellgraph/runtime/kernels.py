@@ -319,8 +319,23 @@ TABLE["reduce_sum"] = lambda xp, x, axis=(), keep_dims=False: xp.sum(
     x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
 TABLE["reduce_prod"] = lambda xp, x, axis=(), keep_dims=False: xp.prod(
     x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
-TABLE["reduce_mean"] = lambda xp, x, axis=(), keep_dims=False: xp.mean(
-    x, axis=_axes(axis), keepdims=keep_dims)
+
+
+@kernel("reduce_mean")
+def _reduce_mean(xp, x, axis=(), keep_dims=False):
+    """The mean; of integers, their sum in the dtype divided by the count rounded towards zero
+    (MindSpore's ReduceMean keeps the dtype), and of bools a float32."""
+    if xp.isdtype(x.dtype, "bool"):
+        return xp.astype(xp.mean(xp.astype(x, xp.float32), axis=_axes(axis), keepdims=keep_dims),
+                         xp.float32)
+    if not xp.isdtype(x.dtype, "integral"):
+        return xp.mean(x, axis=_axes(axis), keepdims=keep_dims)
+    total = xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
+    count = max(math.prod(x.shape) // max(math.prod(total.shape), 1), 1)
+    if xp.isdtype(x.dtype, "unsigned integer"):
+        return total // count
+    magnitude = xp.abs(total) // count
+    return xp.where(total < 0, -magnitude, magnitude)
 TABLE["reduce_max"] = lambda xp, x, axis=(), keep_dims=False: xp.max(
     x, axis=_axes(axis), keepdims=keep_dims)
 TABLE["reduce_min"] = lambda xp, x, axis=(), keep_dims=False: xp.min(

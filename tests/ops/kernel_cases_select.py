@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from cellgraph import Tensor, ops
+from cellgraph import Tensor, mint, ops
 from cellgraph.primitives import dtype as dt
 
 from .kernel_cases import Case, arr, each, f32, f64, f64_of, i32, i64, seeded, unary_same
@@ -76,11 +76,13 @@ def _running_ref(better):
     return ref
 
 
-def _running_cases(better, call):
+def _running_cases(better, call, index_dtype=i64):
+    """The primitive's cases (int64 indices), and `call`'s (`index_dtype` indices: MindSpore's
+    Cummin gives int32)."""
     ties = np.array([[1, 1, 0, 2, 2], [3, 0, 3, 0, 3]], np.int32)
     return [Case((arr(s, d),), _running_ref(better), (d, i64), {"axis": a})
             for s, a, d in [((5,), 0, f32), ((3, 4), 1, f64), ((4, 3, 2), 0, f32)]] + [
-        Case((ties,), _running_ref(better), (i32, i64), {"axis": 1},
+        Case((ties,), _running_ref(better), (i32, index_dtype), {"axis": 1},
              call=functools.partial(call, axis=-1))]
 
 
@@ -418,8 +420,11 @@ def _dynamic_cases():
         return out
 
     values = np.array([2, 4, 1, 0, 0, 10], np.int64)
-    bincount = [Case((values, np.ones(6, np.int64)), bincount_ref, i64, {"minlength": 0},
+    # ops.bincount's counts are float32, as MindSpore's; mint.bincount's are the primitive's
+    bincount = [Case((values, np.ones(6, np.int64)), bincount_ref, f32, {"minlength": 0},
                      call=lambda x, w: ops.bincount(x)),
+                Case((values, np.ones(6, np.int64)), bincount_ref, i64, {"minlength": 0},
+                     call=lambda x, w: mint.bincount(x)),
                 Case((values.astype(np.int32), arr((6,), f32)), bincount_ref, f32,
                      {"minlength": 12}, call=lambda x, w: ops.bincount(x, w, 12)),
                 Case((np.array([3, 3, 1], np.int32), arr((3,), f64)), bincount_ref, f64,
@@ -685,7 +690,7 @@ SELECT_CASES = seeded({
     "topk": _topk_cases,
     "argmin": _argmin_cases,
     "cummax": lambda: _running_cases(lambda best, new: best > new, ops.cummax),
-    "cummin": lambda: _running_cases(lambda best, new: best < new, ops.cummin),
+    "cummin": lambda: _running_cases(lambda best, new: best < new, ops.cummin, i32),
     **each(_along_axis_cases, ("take_along_axis", "tensor_scatter_elements")),
     **each(_nd_cases, ("gather_nd", "tensor_scatter_update", "tensor_scatter_add",
                        "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",

@@ -162,7 +162,8 @@ def test_type_rule_matches_kernel_output(name):
             assert fits(raw.shape, rule.shape) and dt.from_numpy(raw.dtype) == rule.dtype, (
                 f"{name}{case}: kernel gives {dt.from_numpy(raw.dtype).short}"
                 f"{list(raw.shape)}, type rule says {rule}")
-            assert rule.dtype == dtype, f"{name}{case}: rule dtype {rule.dtype}, expected {dtype}"
+            if case.call is None:  # a case's own call may cast (ops.bincount's float32)
+                assert rule.dtype == dtype, f"{name}{case}: rule dtype {rule.dtype}, expected {dtype}"
 
 
 @pytest.mark.parametrize("name", _case_params())

@@ -14,7 +14,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, broadcast_shapes, normalize_axis, tensor_axis
-from cellgraph.primitives.dynamic_ops import bincount, nonzero
+from cellgraph.primitives.dynamic_ops import bin_counts, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.functional import gather
 from cellgraph.primitives.nn_functional import argmax, cumsum
@@ -274,7 +274,7 @@ def unique_consecutive_all(input, axis=None):
     starts = F.concat([_const(np.ones(1, bool), dt.bool_), changed], 0)
     run = cumsum(F.cast(starts, dt.int64), 0) - 1
     first = F.reshape(nonzero(starts), (-1,))
-    return F.gather(flat, first, axis), F.reshape(run, idx_shape), bincount(run)
+    return F.gather(flat, first, axis), F.reshape(run, idx_shape), bin_counts(run)
 
 
 def _rows(x, v, indices, op: str, tensors: bool):
