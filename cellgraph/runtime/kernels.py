@@ -110,15 +110,19 @@ def _check_range(xp, x, low, high, what, op=None, error="index"):
 # ----- integer division by zero, as MindSpore 2.10's CPU kernels answer it ------------------------
 
 
+def _is_kind(xp, dtype, kind) -> bool:
+    """xp.isdtype, False for a dtype the namespace does not know (ml_dtypes' bfloat16, float8s:
+    floats)."""
+    try:
+        return xp.isdtype(dtype, kind)
+    except TypeError:
+        return False
+
+
 def _int_dtype(xp, x, y):
     """The integer dtype of x // y (operands already share it; one may be a Python int)."""
     dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
-    if dtype is None:
-        return None
-    try:
-        return dtype if xp.isdtype(dtype, "integral") else None
-    except TypeError:  # a dtype the namespace does not know: ml_dtypes' bfloat16 and float8s
-        return None
+    return dtype if dtype is not None and _is_kind(xp, dtype, "integral") else None
 
 
 def _zero_divisor(xp, x, y):
@@ -325,10 +329,10 @@ TABLE["reduce_prod"] = lambda xp, x, axis=(), keep_dims=False: xp.prod(
 def _reduce_mean(xp, x, axis=(), keep_dims=False):
     """The mean; of integers, their sum in the dtype divided by the count rounded towards zero
     (MindSpore's ReduceMean keeps the dtype), and of bools a float32."""
-    if xp.isdtype(x.dtype, "bool"):
+    if _is_kind(xp, x.dtype, "bool"):
         return xp.astype(xp.mean(xp.astype(x, xp.float32), axis=_axes(axis), keepdims=keep_dims),
                          xp.float32)
-    if not xp.isdtype(x.dtype, "integral"):
+    if not _is_kind(xp, x.dtype, "integral"):
         return xp.mean(x, axis=_axes(axis), keepdims=keep_dims)
     total = xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
     count = max(math.prod(x.shape) // max(math.prod(total.shape), 1), 1)

@@ -53,3 +53,9 @@ def test_in_place_updates_return_a_tensor_not_the_parameter():
     out = ops.ScatterAdd()(x, Tensor([[0, 1]]), Tensor(np.ones((1, 2, 3), np.float32)))
     assert type(out) is Tensor
     np.testing.assert_array_equal(out.asnumpy(), np.ones((2, 3)))
+
+
+def test_dtype_repr_is_the_name_it_is_reached_by():
+    assert repr(ms.float32) == "cellgraph.float32" and str(ms.float32) == "Float32"
+    assert repr([ms.bool_, ms.int64]) == "[cellgraph.bool, cellgraph.int64]"
+    assert repr(ms.get_py_obj_dtype(1)) == "cellgraph.int64"
