@@ -764,8 +764,14 @@ def result_type(*arrays_and_dtypes):
     """The dtype the arguments promote to together."""
     from cellgraph.primitives import dtype as _dt
 
-    dtypes = [a if isinstance(a, _dt.DType) else (asarray(a).dtype if not isinstance(
-        a, numbers.Number) else None) for a in arrays_and_dtypes]
+    def dtype_of(a):
+        if isinstance(a, _dt.DType) or a is None or isinstance(a, numbers.Number):
+            return a if isinstance(a, _dt.DType) else None   # numbers are weak
+        if isinstance(a, (str, type, onp.dtype)):  # 'i2', numpy.float32, numpy.dtype
+            return _dt.from_numpy(onp.dtype(a))
+        return asarray(a).dtype
+
+    dtypes = [dtype_of(a) for a in arrays_and_dtypes]
     out = None
     for d in dtypes:
         if d is not None:

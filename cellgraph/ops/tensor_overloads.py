@@ -829,6 +829,7 @@ def choose(self, choices, mode="clip"):
     clipped (mode 'clip') or wrapped ('wrap'); 'raise' leaves them to the gather, which
     raises."""
     ops = _ops()
+    choices = [c if hasattr(c, "aval") else _tensor(c) for c in choices]  # lists, numbers
     stacked = ops.stack([ops.broadcast_to(c, tuple(self.shape)) for c in choices], 0)
     n = len(choices)
     index = self.astype(dt.int64)

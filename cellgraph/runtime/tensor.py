@@ -152,7 +152,13 @@ class Tensor(TensorMethods):
         _check_input_data(input_data)
         _check_tensor_dtype(dtype)
         dtype = dtype if dtype is not None else _infer_dtype(input_data)
-        host = np.array(input_data, dtype=dtype.np)
+        try:
+            host = np.array(input_data, dtype=dtype.np)
+        except TypeError:  # complex numbers given a real dtype keep their real parts
+            values = np.array(input_data)
+            if values.dtype.kind != "c" or dtype.is_complex:
+                raise
+            host = values.real.astype(dtype.np)
         self._data = get_backend().from_host(host)
         self._dtype = dtype
 

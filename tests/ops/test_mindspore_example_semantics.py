@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import Parameter, Tensor, mint, ops
+from cellgraph import Parameter, Tensor, mint, nn, ops
 
 
 def test_python_type_names_are_dtypes():
@@ -59,3 +59,88 @@ def test_dtype_repr_is_the_name_it_is_reached_by():
     assert repr(ms.float32) == "cellgraph.float32" and str(ms.float32) == "Float32"
     assert repr([ms.bool_, ms.int64]) == "[cellgraph.bool, cellgraph.int64]"
     assert repr(ms.get_py_obj_dtype(1)) == "cellgraph.int64"
+
+
+def test_isclose_treats_infinities_as_numpy_does():
+    inf, nan = float("inf"), float("nan")
+    out = ops.isclose(ms.tensor([2e6, inf, -inf, inf, nan]), ms.tensor([2e7, inf, -inf, -inf, nan]))
+    np.testing.assert_array_equal(out.asnumpy(), [False, True, True, False, False])
+    out = ms.numpy.isclose(ms.numpy.array([0, 1, 2, inf, inf, nan]),
+                           ms.numpy.array([0, 1, -2, -inf, inf, nan]), equal_nan=True)
+    np.testing.assert_array_equal(out.asnumpy(), [True, True, False, False, True, True])
+
+
+def test_max_and_min_over_everything_give_index_zero():
+    x = ms.tensor([[2, 5, 1, 6], [3, -7, -2, 4], [8, -4, 1, -3]])
+    value, index = ops.min(x)
+    assert int(value.asnumpy()) == -7 and int(index.asnumpy()) == 0 and index.dtype == ms.int64
+    value, index = ops.max(x)
+    assert int(value.asnumpy()) == 8 and int(index.asnumpy()) == 0
+    _, indices = ops.min(x, axis=1)
+    np.testing.assert_array_equal(indices.asnumpy(), [2, 1, 1])
+    low, high = ops.aminmax(x, axis=None, keepdims=True)
+    assert low.shape == (1, 1) and int(high.asnumpy()[0, 0]) == 8
+
+
+def test_stop_gradient_of_a_number_is_the_number():
+    assert ops.stop_gradient(9.0) == 9.0 and type(ops.stop_gradient(9.0)) is float
+    assert float(ops.grad(lambda x: ops.stop_gradient(x) ** 2)(ms.tensor(3.0)).asnumpy()) == 0.0
+
+
+def test_complex_elements_print_as_mindspore():
+    x = Tensor(np.array([1.3 - 0.4j, 2j, -1, 0.5 + 1e-8j], np.complex64))
+    assert repr(x) == ("Tensor(shape=[4], dtype=Complex64, value= "
+                       "[1.3-0.4j, 0+2j, -1+0j, 0.5+1e-08j])")
+    assert repr(x[0]) == "Tensor(shape=[], dtype=Complex64, value= 1.3-0.4j)"
+
+
+def test_numpy_forms_mindspore_accepts():
+    mnp = ms.numpy
+    assert type(mnp.array_split(mnp.arange(5), 2)) is tuple
+    grids = mnp.indices((2, 3))
+    assert isinstance(grids, list) and len(grids) == 2 and grids[0].shape == (2, 3)
+    np.testing.assert_array_equal(mnp.repeat(mnp.array([[1, 2], [3, 4]]), [1, 2], axis=0)
+                                  .asnumpy(), [[1, 2], [3, 4], [3, 4]])
+    assert mnp.moveaxis(mnp.zeros((3, 4, 5)), [0, 1, 2], [-1, -2, -3]).shape == (5, 4, 3)
+    np.testing.assert_array_equal(mnp.intersect1d([1, 3, 4, 3], [3, 1, 2, 1]).asnumpy(), [1, 3])
+    assert mnp.result_type("i2", mnp.float32, True) == ms.float32
+
+
+def test_argument_forms_of_mindspore_examples():
+    clipped = ops.clip_by_value([Tensor([1.0, 25.0]), Tensor([4.0, 11.0])], 5, 20)
+    assert isinstance(clipped, list)
+    np.testing.assert_array_equal(clipped[0].asnumpy(), [5, 20])
+    choices = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]]
+    np.testing.assert_array_equal(Tensor(np.array([2, 3, 1, 0])).choose(choices).asnumpy(),
+                                  [20, 31, 12, 3])
+    np.testing.assert_array_equal(ops.heaviside(ms.tensor(-3.0), ms.tensor([2, 0.5, 1]))
+                                  .asnumpy(), [0, 0, 0])
+    n = Tensor(np.array(1), ms.int64)
+    np.testing.assert_allclose(ops.Polygamma()(n, Tensor([1.0, -0.5])).asnumpy(),
+                               [1.644934, 8.934803], rtol=1e-6)
+    np.testing.assert_array_equal(ops.TensorShape()(Tensor(np.ones((3, 2, 1)))).asnumpy(),
+                                  [3, 2, 1])
+    np.testing.assert_array_equal(ms.tensor([1, 1 + 1j, 2 + 2j], ms.int32).asnumpy(), [1, 1, 2])
+
+
+def test_in_place_updates_take_plain_tensors():
+    var = Parameter(Tensor(np.ones((2, 2), np.float32)), name="var")
+    mean_square, moment = Tensor(np.ones((2, 2), np.float32)), Tensor(np.ones((2, 2), np.float32))
+    ops.ApplyRMSProp()(var, mean_square, moment, 0.01, Tensor(np.ones((2, 2), np.float32)),
+                       0.0, 1e-10, 0.001)
+    np.testing.assert_allclose(var.asnumpy(), 0.990005, rtol=1e-6)
+    np.testing.assert_allclose(moment.asnumpy(), 0.009995, rtol=1e-5)   # updated in place
+
+
+def test_cross_entropy_loss_with_class_probabilities():
+    # MindSpore 2.10's values for these inputs
+    rng = np.random.default_rng(0)
+    x = Tensor(rng.standard_normal((3, 5)), ms.float32)
+    target = Tensor(rng.random((3, 5)), ms.float32)
+    weight = Tensor(rng.random(5), ms.float32)
+    assert nn.CrossEntropyLoss()(x, target).asnumpy() == pytest.approx(5.331819, rel=1e-6)
+    assert nn.CrossEntropyLoss(weight=weight)(x, target).asnumpy() == pytest.approx(2.3321984,
+                                                                                 rel=1e-6)
+    np.testing.assert_allclose(
+        nn.CrossEntropyLoss(weight=weight, label_smoothing=0.1, reduction="none")(x, target)
+        .asnumpy(), [1.6586907, 2.459162, 2.4572697], rtol=1e-6)
