@@ -367,13 +367,14 @@ class Tensor(TensorMethods):
         return self
 
     def itemset(self, *args) -> Tensor:
-        """One element replaced, in place: `itemset(value)` for a one-element Tensor,
-        `itemset(flat_index, value)` or `itemset((i, j, ...), value)`; returns self."""
+        """A copy with one element replaced (this Tensor is unchanged, as in MindSpore):
+        `itemset(value)` for a one-element Tensor, `itemset(flat_index, value)` or
+        `itemset((i, j, ...), value)`."""
         if not 1 <= len(args) <= 2:
             raise TypeError(f"itemset() takes 1 or 2 arguments, got {len(args)}")
         data = self.asnumpy().copy()
         _set_item(data, *args)
-        return self.assign_value(data)
+        return Tensor(data, self.dtype)
 
     def set_(self, source) -> Tensor:
         """This Tensor's data, shape and dtype replaced by `source`'s, in place; returns self."""

@@ -144,3 +144,47 @@ def test_cross_entropy_loss_with_class_probabilities():
     np.testing.assert_allclose(
         nn.CrossEntropyLoss(weight=weight, label_smoothing=0.1, reduction="none")(x, target)
         .asnumpy(), [1.6586907, 2.459162, 2.4572697], rtol=1e-6)
+
+
+def test_cell_tables_are_ordered_dicts():
+    from collections import OrderedDict
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(2, 2)
+
+        def construct(self, x):
+            return self.dense(x)
+
+    net = Net()
+    assert type(net.name_cells()) is OrderedDict and list(net.name_cells()) == ["dense"]
+    assert type(net.cells()).__name__ == "odict_values"
+    assert type(net.parameters_dict()) is OrderedDict
+    assert list(net.parameters_dict()) == ["dense.weight", "dense.bias"]
+
+
+def test_tensor_methods_as_mindspore_examples():
+    x = Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.float32))
+    y = x.itemset((0, 1), 4)
+    np.testing.assert_array_equal(y.asnumpy(), [[1, 4, 3], [4, 5, 6]])
+    np.testing.assert_array_equal(x.asnumpy(), [[1, 2, 3], [4, 5, 6]])   # unchanged
+    z = ms.tensor([[9, 3, 4, 5], [5, 2, 7, 4], [8, 1, 3, 6]])
+    value, index = z.argmin_with_value(axis=None)
+    assert value.shape == () and int(value.asnumpy()) == 1 and int(index.asnumpy()) == 0
+    value, index = z.argmax_with_value(axis=None, keep_dims=True)
+    assert value.shape == () and int(value.asnumpy()) == 9
+
+
+def test_history_log_config_and_file_writer_returns():
+    import tempfile
+
+    from cellgraph.mindrecord import FileWriter
+    from cellgraph.train import History
+
+    history = History()
+    assert history.epoch is None
+    assert ms.get_log_config()["GLOG_logtostderr"] == "1"
+    with tempfile.TemporaryDirectory() as folder:
+        writer = FileWriter(f"{folder}/t.mindrecord", shard_num=1, overwrite=True)
+        assert writer.add_schema({"label": {"type": "int32"}}, "s") is None
