@@ -677,7 +677,20 @@ def _digamma_right(xp, x):
     return xp.log(z) - 0.5 / z - series - sum(1 / (x + k) for k in range(SHIFT))
 
 
+def _in_float32(fn):
+    """`fn` computed in float32 for float16 input, the result cast back: its series lose too
+    much in half precision (digamma(1.5) came out 0.0371 against 0.0365)."""
+    @functools.wraps(fn)
+    def kernel_fn(xp, x, *args, **kwargs):
+        if getattr(x, "dtype", None) != xp.float16:
+            return fn(xp, x, *args, **kwargs)
+        return xp.astype(fn(xp, xp.astype(x, xp.float32), *args, **kwargs), xp.float16)
+
+    return kernel_fn
+
+
 @kernel("lgamma")
+@_in_float32
 def _lgamma(xp, x):
     left = x < 0.5
     safe_left = xp.where(left, x, 0.25)  # the reflection's arguments, kept away from poles
@@ -687,6 +700,7 @@ def _lgamma(xp, x):
 
 
 @kernel("digamma")
+@_in_float32
 def _digamma(xp, x):
     left = x < 0.5
     safe_left = xp.where(left, x, 0.25)
@@ -695,6 +709,7 @@ def _digamma(xp, x):
 
 
 @kernel("polygamma")
+@_in_float32
 def _polygamma(xp, x, n):
     """psi^(n)(x), n >= 1: (-1)^(n+1) [sum_k<m n!/(x+k)^(n+1) + the series (n-1)!/z^n +
     n!/(2 z^(n+1)) + sum_k B_2k (2k+n-1)!/((2k)! z^(2k+n)) at z = x + m], with m large enough

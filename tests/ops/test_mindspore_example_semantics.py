@@ -188,3 +188,9 @@ def test_history_log_config_and_file_writer_returns():
     with tempfile.TemporaryDirectory() as folder:
         writer = FileWriter(f"{folder}/t.mindrecord", shard_num=1, overwrite=True)
         assert writer.add_schema({"label": {"type": "int32"}}, "s") is None
+
+
+def test_gamma_functions_in_float16_are_computed_in_float32():
+    x = Tensor(np.array([1.5, 0.5, 9.3]), ms.float16)
+    np.testing.assert_allclose(ops.digamma(x).asnumpy(), [0.0365, -1.964, 2.176], rtol=1e-3)
+    assert ops.digamma(x).dtype == ms.float16
