@@ -34,7 +34,7 @@ def _parameters(op: str, **values) -> None:
     """The operands updated in place must be Parameters or Tensors (MindSpore updates a plain
     Tensor in place too)."""
     for name, value in values.items():
-        if not (is_parameter(value) or abstract_of(value) is not None and hasattr(value, "aval")):
+        if not (is_parameter(value) or hasattr(value, "aval")):
             raise DTypeError(f"{op}: `{name}` must be a Parameter or Tensor (it is updated in "
                              f"place), got {type(value).__name__}")
 

@@ -566,7 +566,10 @@ class Cell(CellState):
         return self
 
     def add_flags(self, **flags):
+        """Record `flags` (get_flags) and set each as an attribute, as MindSpore's does
+        (`net.add_flags(sink_mode=True)`, then `net.sink_mode`); returns self."""
         self.__dict__.setdefault("_flags", {}).update(flags)
+        self.__dict__.update(flags)
         return self
 
     def add_flags_recursive(self, **flags):

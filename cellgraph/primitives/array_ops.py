@@ -27,7 +27,6 @@ from .core import (
     to_numpy_index,
 )
 from .errors import DTypeError, IndexValueError, ShapeError
-from .exports import export
 from .math_ops import add, div, equal, mul, sum_to
 
 
@@ -232,18 +231,6 @@ expand_dims.def_bprop(lambda x, out, dout, axis: (reshape(dout, shape=runtime_sh
 squeeze.def_bprop(lambda x, out, dout, axis=(): (reshape(dout, shape=runtime_shape(x)),))
 stop_gradient.def_bprop(lambda x, out, dout: (None,))
 
-
-def _stop_gradient_values(value):
-    """ops.stop_gradient: a Python number (or a tuple or list of values) as it is, element by
-    element, as MindSpore's; a Tensor through the primitive."""
-    if isinstance(value, (bool, int, float, complex)) or value is None:
-        return value
-    if isinstance(value, (tuple, list)):
-        return type(value)(_stop_gradient_values(v) for v in value)
-    return stop_gradient(value)
-
-
-export(_stop_gradient_values, name="stop_gradient")
 
 
 @cast.def_bprop

@@ -712,3 +712,30 @@ class ParameterTuple(tuple):
 def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
     """`mindspore.tensor(data, dtype)`: a new Tensor, as `Tensor(data, dtype)` makes it."""
     return Tensor(input_data, dtype, shape, init, const_arg)
+
+
+def frombuffer(buffer, dtype, count=-1, offset=0) -> Tensor:
+    """A 1-D Tensor of `dtype` over the bytes of `buffer` (an object with the buffer
+    interface), `count` items (-1: all) from byte `offset`, as MindSpore's frombuffer: on the
+    CPU it shares the buffer's memory, so a later change to a writable buffer shows."""
+    from cellgraph.primitives.errors import RunError
+
+    dtype = dt.as_dtype(dtype)
+    try:
+        length = memoryview(buffer).nbytes
+    except TypeError:
+        raise DTypeError(f"frombuffer: expected an object with the buffer interface, got "
+                         f"{type(buffer).__name__}") from None
+    size = dtype.np.itemsize
+    if count < -1 or count == 0 or length <= 0:
+        raise RunError(f"frombuffer: count must be -1 or positive and the buffer not empty, got "
+                       f"count {count} for a buffer of {length} bytes")
+    if not 0 <= offset < length:
+        raise RunError(f"frombuffer: offset must be in [0, {length - 1}], got {offset}")
+    if count == -1 and (length - offset) % size:
+        raise RunError(f"frombuffer: {length - offset} bytes after offset {offset} are not a "
+                       f"whole number of {dtype} elements ({size} bytes each)")
+    if count > 0 and count * size > length - offset:
+        raise RunError(f"frombuffer: {count} {dtype} elements need {count * size} bytes, the "
+                       f"buffer has {length - offset} after offset {offset}")
+    return Tensor.from_numpy(np.frombuffer(buffer, dtype.np, count, offset))

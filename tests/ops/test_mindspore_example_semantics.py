@@ -194,3 +194,57 @@ def test_gamma_functions_in_float16_are_computed_in_float32():
     x = Tensor(np.array([1.5, 0.5, 9.3]), ms.float16)
     np.testing.assert_allclose(ops.digamma(x).asnumpy(), [0.0365, -1.964, 2.176], rtol=1e-3)
     assert ops.digamma(x).dtype == ms.float16
+
+
+def test_top_level_helpers(capsys):
+    from cellgraph import seed
+
+    assert isinstance(seed(), int)
+    data = bytearray([1, 2, 3, 4, 5, 6])
+    tensor = ms.frombuffer(data, dtype=ms.uint8)
+    np.testing.assert_array_equal(tensor.asnumpy(), [1, 2, 3, 4, 5, 6])
+    data[0] = 9   # on the CPU the Tensor shares the buffer's memory, as MindSpore's
+    assert tensor.asnumpy()[0] == 9
+    np.testing.assert_array_equal(ms.frombuffer(bytearray(8), ms.int32, 1, 4).asnumpy(), [0])
+    with pytest.raises(RuntimeError, match="offset"):
+        ms.frombuffer(bytearray(4), ms.uint8, offset=4)
+    ms.run_check()
+    assert "The result of multiplication calculation is correct" in capsys.readouterr().out
+    pieces = [Parameter(Tensor(np.array([0.1, 0.2])), "net.e"),
+              Parameter(Tensor(np.array([0.3, 0.4])), "net.e")]
+    merged = ms.merge_sliced_parameter(pieces)
+    assert merged.name == "net.e" and merged.shape == (4,)
+    with pytest.raises(ValueError, match="same name"):
+        ms.merge_sliced_parameter([pieces[0], Parameter(Tensor(np.ones(2)), "other")])
+
+
+def test_subclass_helpers():
+    class Net(nn.LossBase):
+        def construct(self, logits, labels):
+            x = ops.abs(logits - labels)
+            return self.get_loss(x), self.get_axis(x)
+
+    output, axis = Net()(Tensor([1.0, 2.0, 3.0]), Tensor([1.0, 2.0, 2.0]))
+    assert axis == (0,) and output.asnumpy() == pytest.approx(0.33333334)
+    cell = nn.ReLU()
+    assert cell.add_flags(sink_mode=True) is cell and cell.sink_mode is True
+    from cellgraph.amp import _grad_scale_map, _grad_unscale_map
+
+    scaled = _grad_scale_map(Tensor(4.0), (Tensor([1.0, 2.0]), Tensor([3.0])))
+    np.testing.assert_array_equal(scaled[0].asnumpy(), [4.0, 8.0])
+    np.testing.assert_array_equal(_grad_unscale_map(Tensor(4.0), scaled)[1].asnumpy(), [3.0])
+
+
+def test_experimental_optimizer_groups_grow():
+    from cellgraph.experimental import optim
+
+    net = nn.Dense(8, 2)
+    optimizer = optim.SGD(net.trainable_params(), 0.01)
+    extra = Parameter(Tensor([0.01, 0.02]), name="extra")
+    optimizer.add_param_group({"params": extra, "lr": 0.5})
+    assert optimizer.group_start_id == [0, 2, 3] and len(optimizer.parameters) == 3
+    assert float(optimizer.param_groups[1]["lr"].asnumpy()) == 0.5
+    with pytest.raises(ValueError, match="more than one parameter group"):
+        optimizer.add_param_group({"params": [extra]})
+    with pytest.raises(TypeError, match="ordered collections"):
+        optimizer.add_param_group({"params": {Parameter(Tensor([1.0]), name="p")}})
