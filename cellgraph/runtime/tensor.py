@@ -366,6 +366,56 @@ class Tensor(TensorMethods):
         self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
         return self
 
+    def data_ptr(self) -> int:
+        """The address of the first element of this Tensor's data on its device."""
+        data = self._data
+        if isinstance(data, np.ndarray):
+            return int(data.ctypes.data)
+        for read in (lambda d: d.data_ptr(), lambda d: d.data.ptr,
+                     lambda d: d.unsafe_buffer_pointer()):  # torch, CuPy, JAX
+            try:
+                return int(read(data))
+            except AttributeError:
+                continue
+        return int(np.ascontiguousarray(self.asnumpy()).ctypes.data)
+
+    def is_pinned(self) -> bool:
+        """Whether the data sits in page-locked host memory: cellgraph never pins it."""
+        return False
+
+    def is_shared(self) -> bool:
+        """Whether the data sits in memory shared between processes: cellgraph's never does."""
+        return False
+
+    def get_bytes(self) -> bytes:
+        """The raw bytes of the data, in C order (Tensor.convert_bytes_to_tensor reads them)."""
+        return np.ascontiguousarray(self.asnumpy()).tobytes()
+
+    @staticmethod
+    def convert_bytes_to_tensor(bytes_data, shape, dtype) -> Tensor:
+        """A Tensor of `shape` and `dtype` from raw bytes (what get_bytes gives)."""
+        dtype = dt.as_dtype(dtype)
+        return Tensor(np.frombuffer(bytes_data, dtype.np).reshape(tuple(shape)).copy(), dtype)
+
+    def move_to(self, to, blocking=True) -> Tensor:
+        """A copy of this Tensor on device `to` ("Ascend", "GPU" or "CPU"), which must be the
+        context's device target, as in MindSpore. The copy is complete when it returns, which
+        `blocking=False` (an asynchronous copy) also allows."""
+        from cellgraph import context
+
+        if not isinstance(blocking, bool):
+            raise DTypeError(f"For 'move_to', the type of 'blocking' must be bool, but got "
+                             f"{type(blocking).__name__}.")
+
+        if to not in ("Ascend", "GPU", "CPU"):
+            raise ArgumentValueError(f"The value of 'to' must be one of ['Ascend', 'GPU', "
+                                     f"'CPU'], but got {to}")
+        target = context.get_context("device_target")
+        if to != target:
+            raise RuntimeError(f"The value of arg 'to' of method 'move_to' should be same with "
+                               f"device target, but got to:{to}, device target: {target}")
+        return Tensor(self.asnumpy().copy(), self.dtype)
+
     def itemset(self, *args) -> Tensor:
         """A copy with one element replaced (this Tensor is unchanged, as in MindSpore):
         `itemset(value)` for a one-element Tensor, `itemset(flat_index, value)` or

@@ -248,3 +248,31 @@ def test_experimental_optimizer_groups_grow():
         optimizer.add_param_group({"params": [extra]})
     with pytest.raises(TypeError, match="ordered collections"):
         optimizer.add_param_group({"params": {Parameter(Tensor([1.0]), name="p")}})
+
+
+def test_numpy_histograms_as_mindspore():
+    mnp = ms.numpy
+    hist, edges = mnp.histogram([1, 2, 1], bins=[0, 1, 2, 3])
+    assert hist.dtype == ms.float32 and edges.dtype == ms.int32
+    np.testing.assert_array_equal(hist.asnumpy(), [0, 2, 1])
+    hist, _, yedges = mnp.histogram2d(mnp.arange(5), mnp.arange(2, 7), bins=(2, 3))
+    np.testing.assert_array_equal(hist.asnumpy(), [[2, 0, 0], [0, 1, 2]])
+    # MindSpore's edges are start + i * step in float32
+    np.testing.assert_array_equal(yedges.asnumpy(),
+                                  np.array([2.0, 3.33333349, 4.66666698, 6.0], np.float32))
+    hist, edges = mnp.histogramdd(mnp.arange(15).reshape(5, 3), bins=(2, 3, 4))
+    assert hist.shape == (2, 3, 4) and isinstance(edges, list) and len(edges) == 3
+
+
+def test_tensor_storage_helpers():
+    x = Tensor([1, 2, 3], ms.int16)
+    assert isinstance(x.data_ptr(), int) and not x.is_pinned() and not x.is_shared()
+    assert x.get_bytes() == b"\x01\x00\x02\x00\x03\x00"
+    y = Tensor.convert_bytes_to_tensor(x.get_bytes(), x.shape, x.dtype)
+    np.testing.assert_array_equal(y.asnumpy(), [1, 2, 3])
+    moved = x.move_to("CPU")
+    assert moved is not x and moved.dtype == ms.int16
+    with pytest.raises(RuntimeError, match="device target"):
+        x.move_to("GPU")
+    with pytest.raises(ValueError, match="must be one of"):
+        x.move_to("cpu")
