@@ -10,6 +10,8 @@ from .sentencepiece import (
 )
 from .transforms import (
     AddToken,
+    BasicTokenizer,
+    BertTokenizer,
     CaseFold,
     Lookup,
     Ngram,
@@ -24,11 +26,14 @@ from .transforms import (
     TruncateSequencePair,
     UnicodeCharTokenizer,
     WhitespaceTokenizer,
+    WordpieceTokenizer,
 )
 from .utils import CharNGram, NormalizeForm, Vectors, Vocab, to_bytes, to_str
 
 __all__ = [
     "AddToken",
+    "BasicTokenizer",
+    "BertTokenizer",
     "CaseFold",
     "CharNGram",
     "Lookup",
@@ -52,6 +57,7 @@ __all__ = [
     "Vectors",
     "Vocab",
     "WhitespaceTokenizer",
+    "WordpieceTokenizer",
     "to_bytes",
     "to_str",
     "transforms",
