@@ -14,6 +14,7 @@ import importlib
 
 from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
+from .callback import DSCallback, WaitedDSCallback
 from .csv_source import CSVDataset
 from .engine import Dataset
 from .engine.audio_sources import (
@@ -117,14 +118,22 @@ def zip(datasets):  # MindSpore's name; the builtin is not used in this module
     return ZipDataset(datasets)
 
 
-# the configuration functions MindSpore's dataset has at its top level too
-from .config import (
+# the configuration names MindSpore's dataset has at its top level too (outside its __all__)
+from .config import (  # noqa: F401
+    ErrorSamplesMode,
     get_callback_timeout,
     get_debug_mode,
+    get_enable_watchdog,
+    get_error_samples_mode,
+    get_multiprocessing_start_method,
+    get_multiprocessing_timeout_interval,
     get_num_parallel_workers,
     get_seed,
+    get_video_backend,
     set_seed,
+    set_video_backend,
 )
+from .debug import DebugHook  # noqa: F401  (MindSpore has it here, outside its __all__)
 from .engine.serializer_deserializer import compare, deserialize, serialize, show
 
 __all__ = [
@@ -144,6 +153,7 @@ __all__ = [
     "CocoDataset",
     "DBpediaDataset",
     "DIV2KDataset",
+    "DSCallback",
     "Dataset",
     "DatasetCache",
     "DictIterator",
@@ -205,6 +215,7 @@ __all__ = [
     "USPSDataset",
     "VOCDataset",
     "WIDERFaceDataset",
+    "WaitedDSCallback",
     "WeightedRandomSampler",
     "WikiTextDataset",
     "YahooAnswersDataset",

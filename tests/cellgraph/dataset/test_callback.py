@@ -114,3 +114,22 @@ def test_waited_callback_waits_for_the_training_step():
     cb.end("trained")  # training ended: nothing waits any more
     list(it)
     assert seen == [("step 1 done", 2), ("trained", 3)]
+
+
+def test_dataset_top_level_names_are_the_same_objects():
+    """MindSpore's dataset package re-exports the callbacks, the debug hook and these
+    configuration names; they are the very objects of their home modules."""
+    from cellgraph.dataset import callback, config, debug
+
+    assert ds.DSCallback is callback.DSCallback
+    assert ds.WaitedDSCallback is callback.WaitedDSCallback
+    assert ds.DebugHook is debug.DebugHook
+    for name in ("ErrorSamplesMode", "get_enable_watchdog", "get_error_samples_mode",
+                 "get_multiprocessing_start_method", "get_multiprocessing_timeout_interval",
+                 "get_video_backend", "set_video_backend"):
+        assert getattr(ds, name) is getattr(config, name)
+    assert {"DSCallback", "WaitedDSCallback"} <= set(ds.__all__)
+    # MindSpore 2.10's defaults
+    assert ds.get_error_samples_mode() is ds.ErrorSamplesMode.RETURN
+    assert ds.get_enable_watchdog() is True
+    assert ds.get_multiprocessing_start_method() == "fork"
