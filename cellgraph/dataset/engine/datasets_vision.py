@@ -5,6 +5,7 @@ from ..readers import (
     Cifar100Dataset,
     FashionMnistDataset,
     ImageFolderDataset,
+    KMnistDataset,
     MnistDataset,
 )
 from ..semeion_source import SemeionDataset
@@ -56,6 +57,7 @@ __all__ = [
     "Food101Dataset",
     "ImageFolderDataset",
     "KITTIDataset",
+    "KMnistDataset",
     "LFWDataset",
     "ManifestDataset",
     "MnistDataset",
@@ -83,4 +85,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
         DIV2KDataset, RandomDataset)
-at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset)
+at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset, KMnistDataset)

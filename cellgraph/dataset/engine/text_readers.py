@@ -19,6 +19,7 @@ from ..core.validator_helpers import (
     check_dir,
     check_mappable_source,
     check_sampler_shuffle_shard_options,
+    check_valid_str,
     type_check,
     type_check_list,
     validate_dataset_param_value,
@@ -38,12 +39,6 @@ from .vision_readers import read_file_bytes
 
 __all__ = ["CLUEDataset", "CoNLL2000Dataset", "IMDBDataset", "IWSLT2016Dataset",
            "IWSLT2017Dataset", "Multi30kDataset", "SQuADDataset", "UDPOSDataset"]
-
-
-def check_valid_str(value, valid_strings, arg_name="") -> None:
-    type_check(value, (str,), arg_name)
-    if value not in valid_strings:
-        raise ValueError(f"Input {arg_name} is not within the valid set of {valid_strings}.")
 
 
 def check_valid_list_tuple(value, valid, data_type, arg_name="") -> None:
