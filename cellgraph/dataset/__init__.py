@@ -100,6 +100,7 @@ from .text_sources import (
     DBpediaDataset,
     PennTreebankDataset,
     SogouNewsDataset,
+    SST2Dataset,
     YahooAnswersDataset,
     YelpReviewDataset,
 )
@@ -197,6 +198,7 @@ __all__ = [
     "SBDataset",
     "SBUDataset",
     "SQuADDataset",
+    "SST2Dataset",
     "STL10Dataset",
     "SUN397Dataset",
     "SVHNDataset",

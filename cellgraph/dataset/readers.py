@@ -386,7 +386,9 @@ class TextFileDataset(_ArraySource):
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
-            raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
+            raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
+                            "'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or "
+                            "'Shuffle.FILES' or 'Shuffle.INFILE'.")
         self.shuffle_mode, self.workers = shuffle, num_parallel_workers
         super().__init__(["text"], {
             "num_samples": num_samples, "shuffle": shuffle is Shuffle.GLOBAL,

@@ -69,7 +69,9 @@ class _FileCorpus(TextFileDataset):
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
-            raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
+            raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
+                            "'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or "
+                            "'Shuffle.FILES' or 'Shuffle.INFILE'.")
         self.shuffle_mode, self.workers = shuffle, num_parallel_workers
         _ArraySource.__init__(self, list(names), {
             "num_samples": num_samples or None, "shuffle": shuffle is Shuffle.GLOBAL,
