@@ -35,7 +35,7 @@ from .engine.folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
-from .engine.mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
+from .engine.mat_sources import Caltech101Dataset, Flowers102Dataset, SBDataset, SVHNDataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -146,6 +146,7 @@ __all__ = [
     "CLUEDataset",
     "CMUArcticDataset",
     "CSVDataset",
+    "Caltech101Dataset",
     "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",

@@ -19,7 +19,7 @@ from .folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
-from .mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
+from .mat_sources import Caltech101Dataset, Flowers102Dataset, SBDataset, SVHNDataset
 from .vision_readers import (
     CelebADataset,
     CocoDataset,
@@ -42,6 +42,7 @@ from .vision_sources import (
 )
 
 __all__ = [
+    "Caltech101Dataset",
     "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",
@@ -85,4 +86,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
         DIV2KDataset, RandomDataset)
-at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset, KMnistDataset)
+at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset, KMnistDataset, Caltech101Dataset)
