@@ -67,6 +67,7 @@ from .engine.vision_sources import (
     WIDERFaceDataset,
 )
 from .iterators import DictIterator, TupleIterator
+from .lsun_source import LSUNDataset
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipDataset
 from .random_source import RandomDataset
@@ -179,6 +180,7 @@ __all__ = [
     "KMnistDataset",
     "LFWDataset",
     "LJSpeechDataset",
+    "LSUNDataset",
     "LibriTTSDataset",
     "LineReader",
     "ManifestDataset",

@@ -1,4 +1,5 @@
 """`mindspore.dataset.engine.datasets_vision`: the image sources at MindSpore's module path."""
+from ..lsun_source import LSUNDataset
 from ..random_source import RandomDataset
 from ..readers import (
     Cifar10Dataset,
@@ -60,6 +61,7 @@ __all__ = [
     "KITTIDataset",
     "KMnistDataset",
     "LFWDataset",
+    "LSUNDataset",
     "ManifestDataset",
     "MnistDataset",
     "OmniglotDataset",
@@ -86,4 +88,5 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
         DIV2KDataset, RandomDataset)
-at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset, KMnistDataset, Caltech101Dataset)
+at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset, KMnistDataset, Caltech101Dataset,
+        LSUNDataset)
