@@ -25,6 +25,7 @@ from .transforms import (
     Truncate,
     TruncateSequencePair,
     UnicodeCharTokenizer,
+    UnicodeScriptTokenizer,
     WhitespaceTokenizer,
     WordpieceTokenizer,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "Truncate",
     "TruncateSequencePair",
     "UnicodeCharTokenizer",
+    "UnicodeScriptTokenizer",
     "Vectors",
     "Vocab",
     "WhitespaceTokenizer",

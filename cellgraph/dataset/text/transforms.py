@@ -23,7 +23,7 @@ from .utils import NormalizeForm, Vectors, Vocab, as_words
 __all__ = ["AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
            "RegexReplace", "RegexTokenizer", "SentencePieceTokenizer", "SlidingWindow", "ToNumber",
            "ToVectors", "Truncate", "TruncateSequencePair",
-           "UnicodeCharTokenizer", "WhitespaceTokenizer", "WordpieceTokenizer"]
+           "UnicodeCharTokenizer", "UnicodeScriptTokenizer", "WhitespaceTokenizer", "WordpieceTokenizer"]
 
 
 class AddToken(TensorOperation):
@@ -428,5 +428,6 @@ class ToVectors(TensorOperation):
         return rows[0] if len(rows) == 1 else np.stack(rows)
 
 
-# BERT's tokenizers are built from the ones above; MindSpore keeps them in this module too
+# the tokenizers built from the ones above; MindSpore keeps them in this module too
 from .bert_tokenizers import BasicTokenizer, BertTokenizer, WordpieceTokenizer
+from .script_tokenizer import UnicodeScriptTokenizer
