@@ -19,7 +19,7 @@ from cellgraph.dataset.core.validator_helpers import UINT32_MAX, check_value, ty
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
 from .icu_regex import compile_icu
-from .transforms import RegexTokenizer, nfkc_casefold
+from .transforms import RegexTokenizer, _one_input, nfkc_casefold
 from .utils import NormalizeForm, Vocab, as_words
 
 __all__ = ["BasicTokenizer", "BertTokenizer", "WordpieceTokenizer"]
@@ -128,7 +128,7 @@ class BasicTokenizer(TensorOperation):
     def __call__(self, *inputs):
         if len(inputs) != 1:
             raise RuntimeError("BasicTokenizer: input only support one column data.")
-        array = np.asarray(inputs[0])
+        array = _one_input(inputs, "BasicTokenizer")  # a dict, say, is MindSpore's TypeError
         if array.ndim != 0:
             raise RuntimeError(f"BasicTokenizer: the input should be a scalar, but got a tensor "
                                f"with rank: {array.ndim}")
@@ -178,7 +178,7 @@ class WordpieceTokenizer(TensorOperation):
         tokens.extend(found)
 
     def __call__(self, *inputs):
-        array = np.asarray(inputs[0])
+        array = _one_input(inputs[:1], "WordpieceTokenizer")
         if array.ndim > 1 or array.dtype.kind not in "US":
             raise RuntimeError("WordpieceTokenizer: The input shape should be 1D scalar the input "
                                "datatype should be string.")

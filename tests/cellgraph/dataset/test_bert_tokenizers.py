@@ -107,3 +107,5 @@ def test_argument_checks():
         text.BertTokenizer(None)
     with pytest.raises(RuntimeError, match="should be a scalar, but got a tensor with rank: 1"):
         text.BasicTokenizer()(np.array(["a", "b"]))
+    with pytest.raises(TypeError, match="Invalid user input. Got <class 'dict'>"):
+        text.BertTokenizer(vocab)({"a": 1})
