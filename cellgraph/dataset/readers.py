@@ -92,6 +92,7 @@ class MnistDataset(_ArraySource):
     usage and none for "all", paired in sorted order (so "all" reads the test part first)."""
 
     op = "MnistDataset"
+    _NAME = "mnist"  # what MindSpore's messages call it
     _FILES: ClassVar[dict] = {"train": "train", "test": "t10k", "all": ""}
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
@@ -115,7 +116,7 @@ class MnistDataset(_ArraySource):
             elif f"{prefix}-labels" in name and "idx1-ubyte" in name:
                 labels.append(path)
         if len(images) != len(labels):
-            raise RuntimeError(f"Invalid {self.op[:-len('Dataset')].lower()} file, num of images "
+            raise RuntimeError(f"Invalid {self._NAME} file, num of images "
                                f"should be equal to num of labels, but got num of images: "
                                f"{len(images)}, num of labels: {len(labels)}.")
         return images, labels
@@ -148,12 +149,14 @@ class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST, which ships in MNIST's IDX files and names: the same columns."""
 
     op = "FashionMnistDataset"
+    _NAME = "fashion mnist"
 
 
 class KMnistDataset(MnistDataset):
     """Kuzushiji-MNIST, which ships in MNIST's IDX files and names: the same columns."""
 
     op = "KMnistDataset"
+    _NAME = "kmnist"
 
 
 class _CifarDataset(_ArraySource):

@@ -56,6 +56,7 @@ def test_kmnist_errors_are_mindspores(folder, tmp_path):
     with pytest.raises(RuntimeError, match="sampler and shuffle cannot be specified"):
         ds.KMnistDataset(folder, shuffle=False, sampler=ds.PKSampler(2))
     (tmp_path / "t10k-labels-idx1-ubyte").rename(tmp_path / "moved")
-    with pytest.raises(RuntimeError, match="num of images should be equal to num of labels, "
+    with pytest.raises(RuntimeError, match="Invalid kmnist file, num of images should be equal to "
+                                           "num of labels, "
                                            "but got num of images: 2, num of labels: 1"):
         ds.KMnistDataset(folder).get_dataset_size()
