@@ -5,6 +5,7 @@ import copy
 import inspect
 import threading
 from collections import OrderedDict
+from collections.abc import MutableMapping
 
 from cellgraph import context
 from cellgraph._check_jit_forbidden_api import jit_forbidden_register
@@ -122,6 +123,39 @@ def _parameter_table(cell):
             keys = tuple_keys.get(name, ())
             for i, param in enumerate(value):
                 yield (keys[i] if i < len(keys) else param.name), param
+
+
+class _ParamsTable(MutableMapping):
+    """A Cell's own Parameters by key, read from and written to the Cell."""
+
+    def __init__(self, cell):
+        self._cell = cell
+
+    def __getitem__(self, key):
+        return dict(_parameter_table(self._cell))[key]
+
+    def __setitem__(self, key, value):
+        if not isinstance(value, Parameter):
+            raise DTypeError(f"The type of parameter '{key}' should be 'Parameter', but got "
+                             f"{type(value).__name__}.")
+        if key.isidentifier():
+            setattr(self._cell, key, value)
+        else:  # a key no attribute can spell is still the Cell's own entry
+            self._cell.__dict__[key] = value
+
+    def __delitem__(self, key):
+        if key not in dict(_parameter_table(self._cell)):
+            raise KeyError(key)
+        del self._cell.__dict__[key]
+
+    def __iter__(self):
+        return iter([key for key, _ in _parameter_table(self._cell)])
+
+    def __len__(self):
+        return sum(1 for _ in _parameter_table(self._cell))
+
+    def __repr__(self):
+        return repr(dict(_parameter_table(self._cell)))
 
 
 def _optional_input(construct, index: int) -> bool:
@@ -519,9 +553,11 @@ class Cell(CellState):
         return dict(self._children())
 
     @property
-    def _params(self) -> dict:
-        """The Parameters this Cell holds itself by key (MindSpore's `cell._params`)."""
-        return dict(_parameter_table(self))
+    def _params(self) -> _ParamsTable:
+        """The Parameters this Cell holds itself by key (MindSpore's `cell._params`), a live
+        table: a Parameter stored in it is held by the Cell, as in MindSpore (state_dict hooks
+        add entries so)."""
+        return _ParamsTable(self)
 
     def parameters_dict(self, recurse=True) -> OrderedDict:
         """{Parameter name: Parameter}, in attribute order: keyed by each Parameter's own

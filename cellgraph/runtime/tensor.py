@@ -401,8 +401,6 @@ class Tensor(TensorMethods):
         """A copy of this Tensor on device `to` ("Ascend", "GPU" or "CPU"), which must be the
         context's device target, as in MindSpore. The copy is complete when it returns, which
         `blocking=False` (an asynchronous copy) also allows."""
-        from cellgraph import context
-
         if not isinstance(blocking, bool):
             raise DTypeError(f"For 'move_to', the type of 'blocking' must be bool, but got "
                              f"{type(blocking).__name__}.")
@@ -410,7 +408,7 @@ class Tensor(TensorMethods):
         if to not in ("Ascend", "GPU", "CPU"):
             raise ArgumentValueError(f"The value of 'to' must be one of ['Ascend', 'GPU', "
                                      f"'CPU'], but got {to}")
-        target = context.get_context("device_target")
+        target = get_backend().device  # the device the context's target picked
         if to != target:
             raise RuntimeError(f"The value of arg 'to' of method 'move_to' should be same with "
                                f"device target, but got to:{to}, device target: {target}")

@@ -276,3 +276,24 @@ def test_tensor_storage_helpers():
         x.move_to("GPU")
     with pytest.raises(ValueError, match="must be one of"):
         x.move_to("cpu")
+
+
+def test_a_cell_params_table_is_live():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.param_a = Parameter(ms.tensor([1, 2, 3]))
+
+        def construct(self, x):
+            return x + self.param_a
+
+    def add_extra(cell, prefix, keep_vars):
+        cell._params["extra_param"] = Parameter(ms.tensor([4, 5, 6]))
+
+    net = Net()
+    handle = net.register_state_dict_pre_hook(add_extra)
+    assert "extra_param" in net.state_dict()
+    handle.remove()
+    assert list(net._params) == ["param_a", "extra_param"]
+    with pytest.raises(TypeError, match="should be 'Parameter'"):
+        net._params["x"] = Tensor([1.0])
