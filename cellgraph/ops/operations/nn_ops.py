@@ -58,6 +58,7 @@ from cellgraph.ops.function.nn_func.image import (
     grid_sampler_impl,
     linear_along,
     roi_align,
+    upsample3d,
 )
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
@@ -82,11 +83,20 @@ from cellgraph.ops.function.nn_func.normalization import _rms_norm, lrn
 from cellgraph.ops.function.nn_func.pooling import (
     _windows,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
     adaptive_max_pool2d,
     avg_pool3d,
     max_pool3d,
     max_pool_with_indices,
+    max_unpool,
     same_max_pool3d,
+    unpool_windows,
+)
+from cellgraph.ops.function.nn_func.window_pool import (
+    check_argmax_type,
+    check_ceil_mode,
+    max_pool_argmax,
+    window_ints,
 )
 from cellgraph.ops.operations._required import require
 from cellgraph.ops.primitive_class import (
@@ -383,6 +393,129 @@ class MaxPoolWithMask(_MaxPoolClass):
         chosen = one_hot(argmax(windows, -1), k, 1, 0)  # (N, C, Ho, Wo, K)
         mask = F.transpose(F.reshape(chosen, (n, c, ho * wo, k)), (0, 1, 3, 2))
         return F.reduce_max(windows, -1), F.cast(mask, dt.uint8)
+
+
+class MaxPoolWithArgmaxV2(PrimitiveClass):
+    """`MaxPoolWithArgmaxV2(kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+    argmax_type=int64)(x)` -> (output, argmax): each window's maximum of (N, C, H, W), padding
+    counted as -inf, and its flat index in the H*W plane."""
+
+    OP = "MaxPoolWithArgmaxV2"
+    ND = 2
+
+    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+                 argmax_type=dt.int64):
+        self._window(kernel_size, strides, pads, dilation, ceil_mode, argmax_type)
+
+    def _window(self, kernel_size, strides, pads, dilation, ceil_mode, argmax_type):
+        self.ceil_mode = check_ceil_mode(ceil_mode, self.OP)
+        self.argmax_type = check_argmax_type(argmax_type, self.OP)
+        nd, op = self.ND, self.OP
+        self.kernel_size = window_ints(kernel_size, nd, op, "kernel_size")
+        self.strides = self.kernel_size if strides is None else window_ints(strides, nd, op,
+                                                                             "strides")
+        self.pads = window_ints(pads, nd, op, "pads", positive=False)
+        self.dilation = window_ints(dilation, nd, op, "dilation")
+
+    def __call__(self, x):
+        return max_pool_argmax(x, self.OP, self.kernel_size, self.strides, self.pads,
+                               self.dilation, self.ceil_mode, self.argmax_type)
+
+    def __repr__(self) -> str:
+        return (f"{self.OP}(kernel_size={self.kernel_size}, strides={self.strides}, "
+                f"pads={self.pads}, dilation={self.dilation}, ceil_mode={self.ceil_mode})")
+
+
+class MaxPool3DWithArgmax(MaxPoolWithArgmaxV2):
+    """`MaxPool3DWithArgmax(ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False,
+    data_format='NCDHW', argmax_type=int64)(x)` -> (output, argmax): each window's maximum of
+    (N, C, D, H, W), padding counted as -inf, and its flat index in the D*H*W volume."""
+
+    OP = "MaxPool3DWithArgmax"
+    ND = 3
+
+    def __init__(self, ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False,
+                 data_format="NCDHW", argmax_type=dt.int64):
+        from cellgraph import _checkparam as validator
+        validator.check_value_type("data_format", data_format, str, self.OP)
+        self.data_format = validator.check_string(data_format, ["NCDHW"], "data_format",
+                                                  self.OP)
+        self._window(ksize, strides, pads, dilation, ceil_mode, argmax_type)
+        self.ksize = self.kernel_size
+
+
+class _MaxUnpoolClass(PrimitiveClass):
+    OP, ND, FORMATS = "", 0, ()
+
+    def _configure(self, ksize, strides, pads, output_shape, data_format):
+        from cellgraph import _checkparam as validator
+        self.data_format = validator.check_string(data_format, list(self.FORMATS),
+                                                  "data_format", self.OP)
+        self.ksize, self.strides, self.pads = unpool_windows(ksize, strides, pads, self.ND,
+                                                             self.OP)
+        validator.check_value_type("output_shape", output_shape, [tuple], self.OP)
+        self.output_shape = output_shape
+
+    def __call__(self, x, argmax):
+        last = self.data_format != self.FORMATS[0]  # channels last: moved to axis 1 and back
+        if last:
+            order = (0, self.ND + 1) + tuple(range(1, self.ND + 1))
+            x, argmax = F.transpose(x, order), F.transpose(argmax, order)
+        shape = self.output_shape
+        if last and len(shape) == self.ND + 2:
+            shape = (shape[0], shape[-1]) + tuple(shape[1:-1])
+        out = max_unpool(x, argmax, self.OP, self.ksize, self.strides, self.pads, shape)
+        if last:
+            out = F.transpose(out, (0,) + tuple(range(2, self.ND + 2)) + (1,))
+        return out
+
+
+class MaxUnpool2D(_MaxUnpoolClass):
+    """`MaxUnpool2D(ksize, strides=0, pads=0, output_shape=(), data_format='NCHW')(x, argmax)`:
+    MaxPoolWithArgmaxV2's inverse, zeros with each value of x written at its argmax in its
+    H*W plane (strides 0: the kernel size)."""
+
+    OP, ND, FORMATS = "MaxUnpool2D", 2, ("NCHW", "NHWC")
+
+    def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCHW"):
+        self._configure(ksize, strides, pads, output_shape, data_format)
+
+
+class MaxUnpool3D(_MaxUnpoolClass):
+    """`MaxUnpool3D(ksize, strides=0, pads=0, output_shape=(), data_format='NCDHW')(x,
+    argmax)`: MaxPool3DWithArgmax's inverse over the D*H*W volume."""
+
+    OP, ND, FORMATS = "MaxUnpool3D", 3, ("NCDHW", "NDHWC")
+
+    def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCDHW"):
+        self._configure(ksize, strides, pads, output_shape, data_format)
+
+
+class UpsampleNearest3D(PrimitiveClass):
+    """`UpsampleNearest3D()(x, output_size=None, scales=None)`: (N, C, D, H, W) resized by
+    nearest neighbours to `output_size` or by `scales`."""
+
+    def __call__(self, x, output_size=None, scales=None):
+        return upsample3d(x, "UpsampleNearest3D", output_size, scales, False)
+
+
+class UpsampleTrilinear3D(PrimitiveClass):
+    """`UpsampleTrilinear3D(align_corners=False)(x, output_size=None, scales=None)`:
+    (N, C, D, H, W) resized by trilinear interpolation (pixel centres unless
+    align_corners)."""
+
+    def __init__(self, align_corners=False):
+        from cellgraph import _checkparam as validator
+        self.align_corners = validator.check_value_type("align_corners", align_corners, [bool],
+                                                        "UpsampleTrilinear3D")
+
+    def __call__(self, x, output_size=None, scales=None):
+        return upsample3d(x, "UpsampleTrilinear3D", output_size, scales, True,
+                          self.align_corners)
+
+
+__all__ += ["MaxPool3DWithArgmax", "MaxPoolWithArgmaxV2", "MaxUnpool2D", "MaxUnpool3D",
+            "UpsampleNearest3D", "UpsampleTrilinear3D"]
 
 
 _SAMPLER_INIT = {"interpolation_mode": "bilinear", "padding_mode": "zeros",
@@ -1102,6 +1235,7 @@ def _adaptive_max_pool2d(x, output_size):
 _FUNCTION_CLASSES = {
     "GLU": (glu, {"axis": -1}),
     "AdaptiveAvgPool2D": (adaptive_avg_pool2d, {"output_size": REQUIRED}),
+    "AdaptiveAvgPool3D": (adaptive_avg_pool3d, {"output_size": REQUIRED}),
     "AdaptiveMaxPool2D": (_adaptive_max_pool2d, {"output_size": REQUIRED}),
     "SoftMarginLoss": (soft_margin_loss, {"reduction": "mean"}),
     "MultiMarginLoss": (lambda x, target, weight=None, p=1, margin=1.0, reduction="mean":
