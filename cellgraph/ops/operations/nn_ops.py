@@ -46,6 +46,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
     _conv3d_class,
+    conv_transpose3d,
     deformable_offsets,
 )
 from cellgraph.ops.function.nn_func.fractional_pool import (
@@ -543,6 +544,63 @@ Conv3D = require(define_class(
     {"out_channel": None, "kernel_size": None, "mode": 1, "pad_mode": "valid", "pad": 0,
      "stride": 1, "dilation": 1, "group": 1, "data_format": "NCDHW"}, module=__name__),
     "out_channel", "kernel_size")
+
+
+class Conv3DTranspose(PrimitiveClass):
+    """`Conv3DTranspose(in_channel, out_channel, kernel_size, mode=1, pad_mode='valid', pad=0,
+    stride=1, dilation=1, group=1, output_padding=0, data_format='NCDHW')(dout, weight)`: the
+    transposed 3-D convolution of (N, C_in, D, H, W) by a (C_in, C_out // group, kd, kh, kw)
+    weight; `pad` is (head, tail, top, bottom, left, right)."""
+
+    def __init__(self, in_channel, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0,
+                 stride=1, dilation=1, group=1, output_padding=0, data_format="NCDHW"):
+        from cellgraph import _checkparam as validator
+        op = "Conv3DTranspose"
+        self.in_channel = validator.check_positive_int(in_channel, "in_channel", op)
+        self.out_channel = validator.check_positive_int(out_channel, "out_channel", op)
+        self.kernel_size = window_ints(kernel_size, 3, op, "kernel_size")
+        self.stride = window_ints(stride, 3, op, "stride")
+        self.dilation = window_ints(dilation, 3, op, "dilation")
+        if self.dilation[0] != 1:
+            raise ValueError(f"For '{op}', the depth of parameter 'dilation' must be 1, but got "
+                             f"{self.dilation[0]}.")
+        validator.check_value_type("pad", pad, (int, tuple), op)
+        validator.check_value_type("pad_mode", pad_mode, [str], op)
+        pads = (pad,) * 6 if isinstance(pad, int) else tuple(pad)
+        if len(pads) != 6:
+            raise ValueError(f"For '{op}', attr 'pad' must be an positive int number or a tuple "
+                             f"of six positive int numbers, but got {pad}.")
+        self.pad_mode = validator.check_string(pad_mode.lower(), ["valid", "same", "pad"],
+                                               "pad_mode", op)
+        if self.pad_mode != "pad" and pads != (0,) * 6:
+            raise ValueError(f"For '{op}', the 'pad' must be zero or (0, 0, 0, 0, 0, 0) when "
+                             f"'pad_mode' is not \"pad\", but got 'pad' is {pad} and "
+                             f"'pad_mode' is {pad_mode}.")
+        for item in pads:
+            validator.check_non_negative_int(item, "pad item", op)
+        self.pad_list = pads
+        self.mode = validator.check_equal_int(mode, 1, "mode", op)
+        validator.check_value_type("group", group, (int,), op)
+        validator.check_int_range(group, 1, out_channel, validator.INC_BOTH, "group", op)
+        if out_channel % group:
+            raise ValueError("The argument 'group' should be divisible by 'out_channel'")
+        self.group = group
+        self.format = validator.check_string(data_format, ["NCDHW"], "format", op)
+        self.output_padding = window_ints(output_padding, 3, op, "output_padding", False)
+        if self.pad_mode != "pad" and self.output_padding != (0, 0, 0):
+            raise ValueError(f"For '{op}', the 'output_padding' must be zero or (0, 0, 0) when "
+                             f"'pad_mode' is not \"pad\", but got 'output_padding' is "
+                             f"{output_padding} and 'pad_mode' is {pad_mode}.")
+
+    def __call__(self, dout, weight, bias=None):
+        if bias is not None:
+            raise TypeError("For 'Conv3DTranspose', the 'bias' must be None (it is not "
+                            "supported), but got a value.")
+        return conv_transpose3d(dout, weight, None, self.stride, self.pad_mode, self.pad_list,
+                                self.dilation, self.group, self.output_padding)
+
+
+__all__ += ["Conv3DTranspose"]
 
 
 Conv2DTranspose = require(define_class("Conv2DTranspose", _conv2d_transpose_class,
