@@ -52,6 +52,7 @@ from cellgraph.ops.function.nn_func.conv import (
 from cellgraph.ops.function.nn_func.fractional_pool import (
     fractional_avg_pool,
     fractional_max_pool,
+    fractional_max_pool3d_with_fixed_ksize,
     fractional_max_pool_with_fixed_ksize,
 )
 from cellgraph.ops.function.nn_func.image import (
@@ -1191,6 +1192,23 @@ class FractionalMaxPoolWithFixedKsize(PrimitiveClass):
                 f"output_shape={self.output_shape}, data_format={self.data_format!r})")
 
 
+class FractionalMaxPool3DWithFixedKsize(PrimitiveClass):
+    """`ops.FractionalMaxPool3DWithFixedKsize(ksize, output_shape, data_format="NCDHW")(x,
+    random_samples)`: (y, argmax) of fixed-size 3-D windows placed by random_samples
+    (`fractional_max_pool3d_with_fixed_ksize`)."""
+
+    def __init__(self, ksize, output_shape, data_format="NCDHW"):
+        from cellgraph import _checkparam as validator
+        self.data_format = validator.check_string(data_format, ["NCDHW", "NDHWC"],
+                                                  "data_format",
+                                                  "FractionalMaxPool3DWithFixedKsize")
+        self.ksize, self.output_shape = ksize, output_shape
+
+    def __call__(self, x, random_samples):
+        return fractional_max_pool3d_with_fixed_ksize(x, random_samples, self.ksize,
+                                                      self.output_shape, self.data_format)
+
+
 class DataFormatDimMap(PrimitiveClass):
     """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
     (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
@@ -1231,7 +1249,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
 
 
 __all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
-__all__ += ["FractionalMaxPoolWithFixedKsize", "LARSUpdate"]
+__all__ += ["FractionalMaxPool3DWithFixedKsize", "FractionalMaxPoolWithFixedKsize", "LARSUpdate"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
