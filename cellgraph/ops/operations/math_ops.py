@@ -35,6 +35,7 @@ from cellgraph.ops.function.math_func.matrices import (
     lu_unpack,
     matrix_exp,
     matrix_power,
+    orgqr,
     slogdet,
 )
 from cellgraph.ops.function.math_func.reduction import addn, all, any, logcumsumexp, norm, std_mean
@@ -644,6 +645,7 @@ _FUNCTION_CLASSES = {
     "MatrixTriangularSolve": (_triangular_solve, {"lower": True, "adjoint": False}),
     "Bincount": (_bincount_class, {}),
     "ComplexAbs": (_complex_abs, {}),
+    "Orgqr": (lambda x, tau: orgqr(x, tau), {}),
 }
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
