@@ -94,6 +94,7 @@ from cellgraph.ops.function.nn_func.pooling import (
     same_max_pool3d,
     unpool_windows,
 )
+from cellgraph.ops.function.nn_func.rnn import packed_lstm
 from cellgraph.ops.function.nn_func.window_pool import (
     check_argmax_type,
     check_ceil_mode,
@@ -1209,6 +1210,39 @@ class FractionalMaxPool3DWithFixedKsize(PrimitiveClass):
                                                       self.output_shape, self.data_format)
 
 
+class LSTM(PrimitiveClass):
+    """`ops.LSTM(input_size, hidden_size, num_layers, has_bias, bidirectional, dropout,
+    proj_size=0)(x, h, c, w)` -> (output, h_n, c_n, reserve, state): the LSTM of the packed
+    weight `w` (`packed_lstm`). `dropout` drops each layer's output but the last's, as
+    MindSpore documents it (its CPU kernel skips it). `reserve` and `state` are the workspaces
+    MindSpore's kernel hands its gradient kernel; the gradient here needs none, so they are
+    (1, 1) zeros."""
+
+    def __init__(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout,
+                 proj_size=0):
+        from cellgraph import _checkparam as validator
+        op = "LSTM"
+        self.input_size = validator.check_positive_int(input_size, "input_size", op)
+        self.hidden_size = validator.check_positive_int(hidden_size, "hidden_size", op)
+        self.proj_size = validator.check_int_range(proj_size, 0, hidden_size,
+                                                   validator.INC_LEFT, "proj_size", op)
+        self.num_layers = validator.check_positive_int(num_layers, "num_layers", op)
+        self.has_bias = validator.check_value_type("has_bias", has_bias, (bool,), op)
+        self.bidirectional = validator.check_value_type("bidirectional", bidirectional, (bool,),
+                                                        op)
+        validator.check_value_type("dropout", dropout, [float], op)
+        self.dropout = validator.check_float_range(dropout, 0, 1, validator.INC_BOTH, "dropout",
+                                                   op)
+        self.num_directions = 2 if bidirectional else 1
+
+    def __call__(self, x, h, c, w):
+        output, h_n, c_n = packed_lstm(x, h, c, w, self.input_size, self.hidden_size,
+                                       self.num_layers, self.has_bias, self.bidirectional,
+                                       self.dropout, self.proj_size, training=True)
+        workspace = F.zeros((1, 1), abstract_of(x).dtype)
+        return output, h_n, c_n, workspace, workspace
+
+
 class DataFormatDimMap(PrimitiveClass):
     """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
     (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
@@ -1249,7 +1283,12 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
 
 
 __all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
-__all__ += ["FractionalMaxPool3DWithFixedKsize", "FractionalMaxPoolWithFixedKsize", "LARSUpdate"]
+__all__ += [
+    "LSTM",
+    "FractionalMaxPool3DWithFixedKsize",
+    "FractionalMaxPoolWithFixedKsize",
+    "LARSUpdate",
+]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
