@@ -28,6 +28,7 @@ from cellgraph.ops.function.math_func.elementwise import (
     truncate_div,
     xlogy,
 )
+from cellgraph.ops.function.math_func.incomplete_beta import betainc
 from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, renorm, trace
 from cellgraph.ops.function.math_func.matrices import (
     logspace,
@@ -646,6 +647,7 @@ _FUNCTION_CLASSES = {
     "Bincount": (_bincount_class, {}),
     "ComplexAbs": (_complex_abs, {}),
     "Orgqr": (lambda x, tau: orgqr(x, tau), {}),
+    "Betainc": (betainc, {}),
 }
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
