@@ -163,9 +163,9 @@ def test_adam_with_amsgrad_v2_as_mindspore():
      r"input argument\[stat\] must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}"),
     (lambda: ops.ApplyCenteredRMSProp(use_locking=1), TypeError,
      "the type of 'use_locking' should be 'bool'"),
-    (lambda: ops.ApplyAdamWithAmsgradV2()(Tensor(G), Tensor(G), Tensor(G), Tensor(G), 0.9,
-                                          0.999, 0.01, 0.8, 0.999, 1e-8, Tensor(G)), TypeError,
-     "must be a Parameter"),
+    (lambda: ops.ApplyAdamWithAmsgradV2()(G, Tensor(G), Tensor(G), Tensor(G), 0.9, 0.999, 0.01,
+                                          0.8, 0.999, 1e-8, Tensor(G)), TypeError,
+     "must be a Parameter or Tensor"),
 ])
 def test_update_errors_as_mindspore(call, error, message):
     with pytest.raises(error, match=message):
