@@ -16,6 +16,7 @@ from cellgraph.ops import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
+from cellgraph.runtime.tensor_format import format_graph_print
 
 __all__ = ["COOTensor", "CSRTensor", "RowTensor", "RowTensorInner", "SparseTensor"]
 
@@ -116,7 +117,8 @@ class COOTensor:
         return len(self.shape)
 
     def __repr__(self) -> str:
-        return f"COOTensor(shape={self.shape}, dtype={self.dtype}, nnz={self.size})"
+        return (f"COOTensor(shape={list(self.shape)}, dtype={self.dtype}, "
+                f"indices={_part_text(self.indices)}, values={_part_text(self.values)})")
 
     # -- conversions ----------------------------------------------------------------------
     def to_dense(self):
@@ -203,6 +205,15 @@ class COOTensor:
         keep = Tensor(keep)
         return COOTensor(ops.gather(joined.indices, keep, 0), ops.gather(joined.values, keep, 0),
                          self.shape)
+
+
+def _part_text(part) -> str:
+    """A sparse tensor's part as MindSpore's C++ writes it inside the sparse tensor's repr (its
+    Tensor text without commas: `Tensor(shape=[2], dtype=Int32, value=[1 2])`); a value known
+    only inside a graph as its type."""
+    if not isinstance(part, Tensor):
+        return repr(abstract_of(part))
+    return format_graph_print(part.asnumpy(), str(part.dtype))
 
 
 _CSR_INDEX_DTYPES = ("int16", "int32", "int64")
@@ -316,7 +327,8 @@ class CSRTensor:
 
     def __repr__(self) -> str:
         return (f"CSRTensor(shape={list(self.shape)}, dtype={self.dtype}, "
-                f"indptr={self.indptr!r}, indices={self.indices!r}, values={self.values!r})")
+                f"indptr={_part_text(self.indptr)}, indices={_part_text(self.indices)}, "
+                f"values={_part_text(self.values)})")
 
     # -- conversions ----------------------------------------------------------------------
     def to_tuple(self):

@@ -18,9 +18,9 @@ from cellgraph.primitives.errors import DTypeError
 
 from .assign import assign
 
-__all__ = ["Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad",
-           "ApplyAdagradDA", "ApplyAdagradV2", "ApplyAdamWithAmsgrad", "ApplyAddSign",
-           "ApplyFtrl", "ApplyGradientDescent", "ApplyMomentum", "ApplyPowerSign",
+__all__ = ["SGD", "Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad",
+           "ApplyAdagradDA", "ApplyAdagradV2", "ApplyAdamWithAmsgrad", "ApplyAdamWithAmsgradV2",
+           "ApplyAddSign", "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyGradientDescent", "ApplyMomentum", "ApplyPowerSign",
            "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp", "ScatterAdd",
            "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdDiv",
            "ScatterNdMax", "ScatterNdMin", "ScatterNdMul", "ScatterNdSub", "ScatterNdUpdate",
@@ -132,6 +132,74 @@ class ApplyRMSProp(_UpdateClass):
         scaled = F.div(F.mul(grad, learning_rate), F.sqrt(F.add(ms_new, epsilon)))
         moment_new = assign(moment, F.add(F.mul(moment, momentum), scaled))
         return assign(var, F.sub(var, moment_new))
+
+
+class ApplyCenteredRMSProp(_UpdateClass):
+    """mean_gradient += (1 - decay) (grad - mean_gradient); mean_square += (1 - decay) (grad^2 -
+    mean_square); where d = mean_square - mean_gradient^2 + epsilon is positive, moment =
+    momentum moment + learning_rate grad / sqrt(d) and var -= moment (elsewhere both stay, as
+    MindSpore's CPU kernel). Returns the new var."""
+
+    def __init__(self, use_locking=False):
+        from cellgraph import _checkparam as validator
+        self._set(validator.check_value_type("use_locking", use_locking, [bool],
+                                             "ApplyCenteredRMSProp"))
+
+    def __call__(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay,
+                 momentum, epsilon):
+        keep = F.sub(1.0, decay)
+        ms_new = assign(mean_square, F.add(mean_square, F.mul(F.sub(F.square(grad), mean_square),
+                                                              keep)))
+        mg_new = assign(mean_gradient, F.add(mean_gradient, F.mul(F.sub(grad, mean_gradient),
+                                                                  keep)))
+        denominator = F.add(F.sub(ms_new, F.square(mg_new)), epsilon)
+        positive = F.greater(denominator, 0.0)
+        safe = F.select(positive, denominator, F.ones_like(denominator))
+        stepped = F.add(F.mul(moment, momentum), F.div(F.mul(grad, learning_rate), F.sqrt(safe)))
+        moment_new = assign(moment, F.select(positive, stepped, moment))
+        return assign(var, F.select(positive, F.sub(var, moment_new), var))
+
+
+class SGD(_UpdateClass):
+    """Stochastic gradient descent with momentum, as MindSpore's kernel: g = gradient +
+    weight_decay * parameters; where momentum > 0, accum = g where stat > 0 (stat then 0),
+    else momentum accum + (1 - dampening) g, and the step is accum (Nesterov: g + momentum
+    accum); parameters -= learning_rate * step. Returns the new parameters."""
+
+    def __init__(self, dampening=0.0, weight_decay=0.0, nesterov=False):
+        from cellgraph import _checkparam as validator
+        validator.check_value_type("nesterov", nesterov, [bool], "SGD")
+        if nesterov and dampening != 0:
+            raise ValueError(f"For 'SGD', the 'dampening' must be 0 when 'nesterov' is True, but "
+                             f"got 'dampening' is {dampening} and 'nesterov' is {nesterov}.")
+        self._set(False, dampening=float(dampening), weight_decay=float(weight_decay),
+                  nesterov=nesterov)
+
+    def __call__(self, parameters, gradient, learning_rate, accum, momentum, stat):
+        for name, value in (("parameters", parameters), ("gradient", gradient),
+                            ("learning_rate", learning_rate), ("accum", accum),
+                            ("momentum", momentum), ("stat", stat)):
+            _float_tensor("SGD", name, value)
+        g = gradient
+        if self.weight_decay > 0:
+            g = F.add(g, F.mul(parameters, self.weight_decay))
+        uses_momentum = F.greater(momentum, 0.0)
+        fresh = F.logical_and(uses_momentum, F.greater(stat, 0.0))
+        running = F.add(F.mul(accum, momentum), F.mul(g, 1.0 - self.dampening))
+        accum_new = assign(accum, F.select(fresh, g, F.select(uses_momentum, running, accum)))
+        assign(stat, F.select(fresh, F.zeros_like(stat), stat))
+        step = F.add(g, F.mul(accum_new, momentum)) if self.nesterov else accum_new
+        step = F.select(uses_momentum, step, g)
+        return assign(parameters, F.sub(parameters, F.mul(learning_rate, step)))
+
+
+def _float_tensor(op: str, name: str, value) -> None:
+    """MindSpore's dtype check of an update's inputs: Tensors of float16 or float32."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or str(dtype) not in ("Float16", "Float32"):
+        raise DTypeError(f"For '{op}', the input argument[{name}] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32]}}, but got "
+                         f"{dtype if dtype is not None else type(value).__name__}.")
 
 
 def _shrunk(value, threshold):
@@ -279,6 +347,27 @@ class ApplyAdamWithAmsgrad(_UpdateClass):
         vhat_new = assign(vhat, F.maximum(vhat, v_new))
         lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, beta2_power))), F.sub(1.0, beta1_power))
         step = F.div(F.mul(m_new, lr_t), F.add(F.sqrt(vhat_new), self.epsilon))
+        return assign(var, F.sub(var, step)), m_new, v_new, vhat_new
+
+
+class ApplyAdamWithAmsgradV2(_UpdateClass):
+    """ApplyAdamWithAmsgrad with beta1, beta2 and epsilon as inputs: m += (1 - beta1) (grad -
+    m); v += (1 - beta2) (grad^2 - v); vhat = max(vhat, v); var -= lr sqrt(1 - beta2_power) /
+    (1 - beta1_power) m / (sqrt(vhat) + epsilon). Returns (var, m, v, vhat)."""
+
+    def __init__(self, use_locking=False):
+        from cellgraph import _checkparam as validator
+        self._set(validator.check_value_type("use_locking", use_locking, [bool],
+                                             "ApplyAdamWithAmsgradV2"))
+
+    def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+                 grad):
+        _parameters("ApplyAdamWithAmsgradV2", var=var, m=m, v=v, vhat=vhat)
+        m_new = assign(m, F.add(m, F.mul(F.sub(grad, m), F.sub(1.0, beta1))))
+        v_new = assign(v, F.add(v, F.mul(F.sub(F.square(grad), v), F.sub(1.0, beta2))))
+        vhat_new = assign(vhat, F.maximum(vhat, v_new))
+        lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, beta2_power))), F.sub(1.0, beta1_power))
+        step = F.div(F.mul(m_new, lr_t), F.add(F.sqrt(vhat_new), epsilon))
         return assign(var, F.sub(var, step)), m_new, v_new, vhat_new
 
 

@@ -19,6 +19,8 @@ from .function.math_func import all, any  # noqa: F401  (shadow builtins on purp
 from .function.method_forms import *
 from .function.nn_func import *
 from .function.random_func import *
+from .function.sparse_func import *
+from .function.sparse_unary_func import *
 
 # isort: split
 from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attributes of ops)

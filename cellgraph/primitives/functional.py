@@ -22,7 +22,7 @@ from .core import (
     static_values,
     value_input,
 )
-from .errors import DTypeError, IndexValueError, ShapeError, UnsupportedError
+from .errors import DTypeError, IndexValueError, ShapeError
 
 # Elementwise primitives are functional ops themselves: `exp`, `add`, ... and their other
 # spellings (`arcsin`, `negative`, ...) join this module from their declarations
@@ -380,11 +380,41 @@ def _masked_read(x, mask, pos: int):
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
-    if batch_dims != 0:
-        raise UnsupportedError(f"gather: batch_dims={batch_dims!r} is not supported (only 0); "
-                               f"gather each batch element, or use ops.gather_elements")
-    return A.gather(input_params, input_indices, axis=normalize_axis(
-        axis, abstract_of(input_params).ndim))
+    """Slices of `input_params` along `axis` at `input_indices`; the first `batch_dims` axes of
+    both are batch axes, each batch element gathering with its own indices."""
+    ndim = abstract_of(input_params).ndim
+    axis = normalize_axis(axis, ndim)
+    if batch_dims == 0:
+        return A.gather(input_params, input_indices, axis=axis)
+    return _batched_gather(input_params, input_indices, axis, batch_dims)
+
+
+def _batched_gather(params, indices, axis: int, batch_dims: int):
+    """gather with batch axes: the batch axes and `axis` of params become one axis of
+    B * A rows (batch b's rows from b * A), the indices shifted by b * A, one gather, and the
+    batch axes moved back in front."""
+    shape, index_shape = abstract_of(params).shape, abstract_of(indices).shape
+    index_rank = len(index_shape)
+    if batch_dims < 0:
+        batch_dims += index_rank
+    if not 0 <= batch_dims <= min(axis, index_rank) or None in shape[:axis + 1]:
+        raise ShapeError(f"For 'Gather', 'batch_dims' must be in [0, min(axis {axis}, indices "
+                         f"rank {index_rank})] with known sizes, but got {batch_dims}.")
+    if tuple(shape[:batch_dims]) != tuple(index_shape[:batch_dims]):
+        raise ShapeError(f"For 'Gather', the first {batch_dims} axes of params {tuple(shape)} "
+                         f"and indices {tuple(index_shape)} must be equal.")
+    batch = int(np.prod(shape[:batch_dims]))
+    pre, rows = tuple(shape[batch_dims:axis]), int(shape[axis])
+    order = tuple(range(batch_dims, axis)) + tuple(range(batch_dims)) + tuple(range(axis, len(shape)))
+    moved = reshape(transpose(params, order), pre + (batch * rows,) + tuple(shape[axis + 1:]))
+    offsets = (np.arange(batch) * rows).reshape((batch,) + (1,) * (index_rank - batch_dims))
+    flat_indices = reshape(indices, (batch,) + tuple(index_shape[batch_dims:]))
+    shifted = M.add(flat_indices, A.cast(offsets, dtype=abstract_of(indices).dtype))
+    out = A.gather(moved, shifted, axis=len(pre))  # (pre, B, I..., post)
+    out_rank = len(pre) + 1 + (index_rank - batch_dims) + len(shape) - axis - 1
+    front = (len(pre),) + tuple(range(len(pre))) + tuple(range(len(pre) + 1, out_rank))
+    out = transpose(out, front)
+    return reshape(out, tuple(shape[:batch_dims]) + tuple(abstract_of(out).shape[1:]))
 
 
 

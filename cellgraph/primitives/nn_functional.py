@@ -403,7 +403,6 @@ __all__ = [
     "gelu",
     "layer_norm",
     "log1p",
-    "max_pool2d",
     "one_hot",
     "prod",
     "reduce_prod",

@@ -68,3 +68,105 @@ def test_update_primitives_take_mindspore_init_arguments():
     assert ops.ScatterAdd(True).use_locking is True
     with pytest.raises(TypeError):
         ops.ScatterAdd(flag=1)
+
+
+def _f32(*values):
+    return Tensor(np.array(values, np.float32))
+
+
+def _sgd_inputs():
+    return _f32(2, -0.5, 1.7, 4), _f32(0.1, 0.3, -0.2, -0.1), _f32(1.5, -0.3, 0.2, -0.7)
+
+
+def test_sgd_as_mindspore():
+    grad = _f32(1, -1, 0.5, 2)
+    # MindSpore 2.10 CPU: (parameters, accum, stat) after each call; the Tensors update in place
+    params, accum, stat = _sgd_inputs()
+    out = ops.SGD()(params, grad, _f32(0.01), accum, _f32(0.1), stat)
+    np.testing.assert_allclose(out.asnumpy(), [1.99, -0.4903, 1.695, 3.9801], rtol=1e-6)
+    params, accum, stat = _sgd_inputs()
+    out = ops.SGD(weight_decay=0.1, nesterov=True)(params, grad, _f32(0.01), accum, _f32(0.1),
+                                                   stat)
+    np.testing.assert_allclose(out.asnumpy(), [1.9868, -0.48848, 1.69263, 3.97361], rtol=1e-6)
+    np.testing.assert_allclose(accum.asnumpy(), [1.2, -1.02, 0.67, 2.39], rtol=1e-6)
+    np.testing.assert_allclose(stat.asnumpy(), [0, -0.3, 0, -0.7], rtol=1e-6)
+    params, accum, stat = _sgd_inputs()  # momentum 0: plain descent, accum and stat kept
+    out = ops.SGD(dampening=0.3)(params, grad, _f32(0.01), accum, _f32(0.0), stat)
+    np.testing.assert_allclose(out.asnumpy(), [1.99, -0.49, 1.695, 3.98], rtol=1e-6)
+    np.testing.assert_allclose(accum.asnumpy(), [0.1, 0.3, -0.2, -0.1], rtol=1e-6)
+    np.testing.assert_allclose(stat.asnumpy(), [1.5, -0.3, 0.2, -0.7], rtol=1e-6)
+
+
+def test_sgd_in_a_graph_as_mindspore():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.sgd = ops.SGD(dampening=0.3)
+            self.p, self.a, self.s = (Parameter(t, name=n) for t, n in zip(_sgd_inputs(), "pas"))
+
+        def construct(self, g):
+            return self.sgd(self.p, g, _f32(0.01), self.a, _f32(0.2), self.s)
+
+    net = Net()
+    net(_f32(1, -1, 0.5, 2))
+    net(_f32(1, -1, 0.5, 2))
+    # MindSpore 2.10 CPU, GRAPH_MODE, after two steps
+    np.testing.assert_allclose(net.p.asnumpy(), [1.981, -0.48532, 1.6905, 3.96944], rtol=1e-6)
+    np.testing.assert_allclose(net.a.asnumpy(), [0.9, -0.828, 0.45, 1.676], rtol=1e-6)
+    np.testing.assert_allclose(net.s.asnumpy(), [0, -0.3, 0, -0.7], rtol=1e-6)
+
+
+def test_centered_rms_prop_as_mindspore():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = ops.ApplyCenteredRMSProp()
+            self.var, self.mg = param([1, 2, 3], "var"), param([0.5, 2.0, -0.1], "mg")
+            self.ms_, self.mom = param([0.3, 1.0, 0.2], "ms"), param([0.1, 0.2, 0.3], "mom")
+
+        def construct(self, g):
+            return self.op(self.var, self.mg, self.ms_, self.mom, g, 0.1, 0.9, 0.5, 1e-6)
+
+    net = Net()
+    net(_f32(0.4, 2.0, -1.0))
+    # MindSpore 2.10 CPU: the second element's variance is negative, so it keeps var and moment
+    np.testing.assert_allclose(net.var.asnumpy(), [0.763298, 2.0, 3.052485], rtol=1e-6)
+    np.testing.assert_allclose(net.mg.asnumpy(), [0.49, 2.0, -0.19], rtol=1e-6)
+    np.testing.assert_allclose(net.ms_.asnumpy(), [0.286, 1.3, 0.28], rtol=1e-6)
+    np.testing.assert_allclose(net.mom.asnumpy(), [0.236702, 0.2, -0.052485], rtol=1e-5)
+
+
+def test_adam_with_amsgrad_v2_as_mindspore():
+    var, m = param([0.2] * 4, "var"), param([0.1, 0.2, 0.4, 0.3], "m")
+    v, vhat = param([0.2, 0.1, 0.3, 0.4], "v"), param([0.1, 0.2, 0.6, 0.2], "vhat")
+    op = ops.ApplyAdamWithAmsgradV2()
+
+    class Step(nn.Cell):
+        def construct(self, grad):
+            return op(var, m, v, vhat, 0.9, 0.999, 0.01, 0.8, 0.999, 1e-8, grad)
+
+    out = Step()(_f32(0.4, 0.2, 0.2, 0.3))
+    # MindSpore 2.10 CPU
+    expected = ([0.19886853, 0.1985858, 0.19853032, 0.19849943], [0.16, 0.2, 0.36, 0.3],
+                [0.19996, 0.09994, 0.29974, 0.39969], [0.19996, 0.2, 0.6, 0.39969])
+    for got, want, stored in zip(out, expected, (var, m, v, vhat)):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6)
+        np.testing.assert_allclose(stored.asnumpy(), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: ops.SGD(dampening=0.1, nesterov=True), ValueError,
+     "the 'dampening' must be 0 when 'nesterov' is True"),
+    (lambda: ops.SGD(nesterov=1), TypeError, "the type of 'nesterov' should be 'bool'"),
+    (lambda: ops.SGD()(_f32(1), _f32(1), _f32(0.1), _f32(1), _f32(0.1),
+                       Tensor(np.array([1], np.int32))), TypeError,
+     r"input argument\[stat\] must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}"),
+    (lambda: ops.ApplyCenteredRMSProp(use_locking=1), TypeError,
+     "the type of 'use_locking' should be 'bool'"),
+    (lambda: ops.ApplyAdamWithAmsgradV2()(G, Tensor(G), Tensor(G), Tensor(G), 0.9, 0.999, 0.01,
+                                          0.8, 0.999, 1e-8, Tensor(G)), TypeError,
+     "must be a Parameter or Tensor"),
+])
+def test_update_errors_as_mindspore(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

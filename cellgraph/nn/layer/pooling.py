@@ -6,7 +6,6 @@ gradient is matmul's.
 """
 from __future__ import annotations
 
-import itertools
 import numbers
 
 import numpy as np
@@ -19,6 +18,7 @@ from cellgraph.ops.function.nn_func.pooling import (
     max_unpool,
     unpool_windows,
 )
+from cellgraph.ops.function.nn_func.window_pool import window_pool as _window_pool
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.conv_ops import same_padding
@@ -74,76 +74,6 @@ def _pads(padding, nd: int, op: str) -> tuple:
         return tuple((int(items[2 * i]), int(items[2 * i + 1])) for i in range(nd))
     raise ArgumentValueError(f"{op}: `padding` must be an int or a tuple of {nd} or {2 * nd} "
                              f"ints, got {padding!r}")
-
-
-def _window_pool(x, op: str, kind: str, kernel, stride, pads, dilation=None, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None, return_indices=False):
-    """Max or average pooling over the last len(kernel) axes of `x`, from strided slices of
-    the padded input (one per kernel offset), so any dilation, ceil_mode and divisor work and
-    the gradient is the slices'. Output sizes follow MindSpore (and PyTorch): with ceil_mode a
-    last window that would start in the right padding is dropped. The average divides by
-    `divisor_override`, or by the window's size clipped to the padded input
-    (count_include_pad), or by the number of input elements it covers. Max's indices count
-    positions in the unpadded input, flattened over the pooled axes (int64)."""
-    nd = len(kernel)
-    dilation = dilation or (1,) * nd
-    lead, spatial = tuple(x.shape[:-nd]), tuple(x.shape[-nd:])
-    sizes, extra = [], []
-    for length, k, s, (lo, hi), d in zip(spatial, kernel, stride, pads, dilation):
-        span = d * (k - 1) + 1
-        room = length + lo + hi - span
-        if room < 0:
-            raise ShapeError(f"{op}: the padded input length {length + lo + hi} is shorter than "
-                             f"the kernel's extent {span}")
-        out = (-(-room // s) if ceil_mode else room // s) + 1
-        if ceil_mode and (out - 1) * s >= length + lo:
-            out -= 1
-        sizes.append(out)
-        extra.append(max((out - 1) * s + span - (length + lo + hi), 0))
-    flat_pad = []
-    for (lo, hi), more in reversed(list(zip(pads, extra))):
-        flat_pad += [lo, hi + more]
-    padded = x
-    if any(flat_pad):
-        padded = P.pad(x, tuple(flat_pad), value=float("-inf") if kind == "max" else 0.0)
-    best = index = None
-    for offset in itertools.product(*(range(k) for k in kernel)):
-        begin = (0,) * len(lead) + tuple(o * d for o, d in zip(offset, dilation))
-        end = lead + tuple(b + (n - 1) * s + 1 for b, n, s in
-                           zip(begin[len(lead):], sizes, stride))
-        window = P.strided_slice(padded, begin, end, (1,) * len(lead) + tuple(stride))
-        if kind == "avg":
-            best = window if best is None else P.add(best, window)
-            continue
-        where = None
-        if return_indices:
-            coords = [np.arange(n) * s - lo + o * d for n, s, (lo, _), o, d in
-                      zip(sizes, stride, pads, offset, dilation)]
-            where = np.zeros(sizes, np.int64)
-            for axis, c in enumerate(coords):
-                shape = [1] * nd
-                shape[axis] = len(c)
-                where = where * spatial[axis] + c.reshape(shape)
-            where = P.broadcast_to(Tensor(where), lead + tuple(sizes))
-        if best is None:
-            best, index = window, where
-            continue
-        larger = P.greater(window, best)
-        best = P.select(larger, window, best)
-        if return_indices:
-            index = P.select(larger, where, index)
-    if kind == "max":
-        return (best, index) if return_indices else best
-    if divisor_override:
-        return P.div(best, float(divisor_override))
-    divisor = np.ones((), np.float64)
-    for length, k, s, (lo, hi), n in zip(spatial, kernel, stride, pads, sizes):
-        start = np.arange(n) * s - lo
-        stop = np.minimum(start + k, length + hi)
-        count = stop - start if count_include_pad else \
-            np.minimum(stop, length) - np.maximum(start, 0)
-        divisor = np.multiply.outer(divisor, count)
-    return P.div(best, Tensor(divisor.astype(np.dtype(x.dtype.np_name))))
 
 
 class _Pool2d(Cell):

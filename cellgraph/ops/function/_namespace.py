@@ -51,8 +51,11 @@ import cellgraph.ops.function.nn_func.loss as _loss
 import cellgraph.ops.function.nn_func.margin_loss as _margin_loss
 import cellgraph.ops.function.nn_func.normalization as _normalization
 import cellgraph.ops.function.nn_func.pooling as _pooling
+import cellgraph.ops.function.nn_func.window_pool as _window_pool
 import cellgraph.ops.function.other_func as _other_func
 import cellgraph.ops.function.random_func as _random_func
+import cellgraph.ops.function.sparse_func as _sparse_func
+import cellgraph.ops.function.sparse_unary_func as _sparse_unary_func
 from cellgraph import autograd as _autograd
 from cellgraph import gradient_hooks as _gradient_hooks
 from cellgraph import loops as _loops
@@ -129,7 +132,10 @@ SOURCES = (
     (_margin_loss, None),
     (_normalization, None),
     (_pooling, None),
+    (_window_pool, None),
     (_random_func, None),
+    (_sparse_func, None),
+    (_sparse_unary_func, None),
     (_method_forms, None),
     (_core, ("PRIMITIVES", "TensorType", "bind")),
     (_floor_division, None),

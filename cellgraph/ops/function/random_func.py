@@ -363,14 +363,31 @@ def categorical_draw(logits, num_sample, seed, dtype, streams: dict | None):
 def multinomial(input, num_samples, replacement=True, seed=None):
     """Category indices drawn with the (unnormalised) weights of each row of `input`: the
     number of cumulative probabilities below a uniform draw (with replacement)."""
-    if not replacement and num_samples > 1:
-        raise ArgumentValueError("multinomial: replacement=False is not supported")
+    if _ndim(input) not in (1, 2):
+        raise ArgumentValueError(f"For 'multinomial', the dimension of inputs must be 1d or 2d, "
+                                 f"but got {_ndim(input)}.")
+    if not replacement:
+        return _multinomial_without_replacement(input, num_samples, seed)
     weights = input if _ndim(input) == 2 else F.expand_dims(input, 0)
     cdf = cumsum(F.div(weights, F.reduce_sum(weights, -1, True)), -1)
     draws = rand(_shape(weights)[:1] + (num_samples, 1), seed=seed)
     below = F.less(F.expand_dims(cdf, 1), draws)  # (N, samples, C)
-    index = F.minimum(F.reduce_sum(F.cast(below, dt.int64), -1), _shape(weights)[-1] - 1)
-    return index if _ndim(input) == 2 else F.squeeze(index, 0)
+    index = F.minimum(F.reduce_sum(F.cast(below, dt.int32), -1), _shape(weights)[-1] - 1)
+    return index if _ndim(input) == 2 else F.squeeze(index, 0)  # int32, as MindSpore's
+
+
+def _multinomial_without_replacement(input, num_samples, seed):
+    """MindSpore's draw without replacement: the num_samples largest of log(u) / (w + 1e-6),
+    u uniform in [0, 1) per category (the Gumbel top-k trick in exponential form), as int32
+    indices in that order; zero weights come last."""
+    shape = _shape(input)
+    if shape[-1] < num_samples:
+        raise ArgumentValueError(f"For 'multinomial', the 'num_samples' must be less than the last "
+                                 f"dimension of input without 'replacement', but got "
+                                 f"'num_samples': {num_samples} and 'replacement': False")
+    draws = F.reshape(rand((int(np.prod(shape)),), seed=seed), shape)
+    keys = F.div(F.log(draws), F.add(input, 1e-6))
+    return F.top_k(keys, num_samples)[1]
 
 
 def _size(size) -> tuple:

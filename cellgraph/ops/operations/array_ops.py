@@ -81,8 +81,8 @@ from cellgraph.ops.function.math_func.elementwise import mvlgamma, population_co
 from cellgraph.ops.function.math_func.linalg import lstsq
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.basic import channel_shuffle
-from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
-from cellgraph.ops.function.nn_func.image import _nearest
+from cellgraph.ops.function.nn_func.conv import _ints, _patches, col2im, extract_patches
+from cellgraph.ops.function.nn_func.image import _nearest, affine_grid
 from cellgraph.ops.operations._required import require
 from cellgraph.ops.primitive_class import (
     PrimitiveClass,
@@ -803,6 +803,23 @@ _VIEW_CLASSES = {
     "SelectView": (_select_view, {}),
 }
 
+class AffineGrid(PrimitiveClass):
+    """`ops.AffineGrid(align_corners=False)(theta, output_size)`: the sampling grid of the
+    affine maps `theta` over an output of `output_size` (`affine_grid`)."""
+
+    def __init__(self, align_corners=False):
+        from cellgraph import _checkparam as validator
+
+        self.align_corners = validator.check_value_type("align_corners", align_corners, [bool],
+                                                        "AffineGrid")
+
+    def __call__(self, theta, output_size):
+        return affine_grid(theta, output_size, self.align_corners)
+
+
+__all__ += ["AffineGrid"]
+
+
 _FUNCTION_CLASSES = {
     **_VIEW_CLASSES,
     "IndexFill": (index_fill, {}),
@@ -820,6 +837,9 @@ _FUNCTION_CLASSES = {
                     {"row": REQUIRED, "col": REQUIRED, "offset": 0, "dtype": dt.int32}),
     "InvertPermutation": (_invert_permutation, {}),
     "ChannelShuffle": (lambda x, group: channel_shuffle(x, group), {"group": REQUIRED}),
+    "Col2Im": (lambda x, output_size, kernel_size, dilation, padding, stride: col2im(
+        x, output_size, kernel_size, dilation, padding, stride),
+        {"kernel_size": REQUIRED, "dilation": 1, "padding": 0, "stride": 1}),
 }
 __all__ += ["GatherV2", "Pack", "Unpack"]
 define_classes(globals(), _FUNCTION_CLASSES, __name__)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.array_func.shape import swapaxes
 from cellgraph.ops.function.math_func.creation import linspace
@@ -27,6 +28,7 @@ from cellgraph.ops.function.math_func.elementwise import (
     truncate_div,
     xlogy,
 )
+from cellgraph.ops.function.math_func.incomplete_beta import betainc
 from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, renorm, trace
 from cellgraph.ops.function.math_func.matrices import (
     logspace,
@@ -34,6 +36,7 @@ from cellgraph.ops.function.math_func.matrices import (
     lu_unpack,
     matrix_exp,
     matrix_power,
+    orgqr,
     slogdet,
 )
 from cellgraph.ops.function.math_func.reduction import addn, all, any, logcumsumexp, norm, std_mean
@@ -604,6 +607,15 @@ def _bincount_class(array, size, weights):
     return F.reduce_sum(F.mul(F.cast(onehot, abstract_of(weights).dtype), weights), 0)
 
 
+def _complex_abs(x):
+    """|x| of a complex64 or complex128 Tensor, as float32 or float64."""
+    if not is_tensor(x) or abstract_of(x).dtype not in (dt.complex64, dt.complex128):
+        kind = f"Tensor[{abstract_of(x).dtype}]" if is_tensor(x) else type(x).__name__
+        raise DTypeError(f"For primitive[ComplexAbs], the input argument[x] must be a type of "
+                         f"{{Tensor[Complex128], Tensor[Complex64]}}, but got {kind}.")
+    return F.abs(x)
+
+
 def _window(fn):
     def call(length, **attrs):
         dtype = attrs.pop("dtype")
@@ -633,6 +645,9 @@ _FUNCTION_CLASSES = {
                     {"dim": None, "keepdim": False}),
     "MatrixTriangularSolve": (_triangular_solve, {"lower": True, "adjoint": False}),
     "Bincount": (_bincount_class, {}),
+    "ComplexAbs": (_complex_abs, {}),
+    "Orgqr": (lambda x, tau: orgqr(x, tau), {}),
+    "Betainc": (betainc, {}),
 }
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)

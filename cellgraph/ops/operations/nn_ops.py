@@ -46,11 +46,13 @@ from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
     _conv3d_class,
+    conv_transpose3d,
     deformable_offsets,
 )
 from cellgraph.ops.function.nn_func.fractional_pool import (
     fractional_avg_pool,
     fractional_max_pool,
+    fractional_max_pool3d_with_fixed_ksize,
     fractional_max_pool_with_fixed_ksize,
 )
 from cellgraph.ops.function.nn_func.image import (
@@ -58,6 +60,7 @@ from cellgraph.ops.function.nn_func.image import (
     grid_sampler_impl,
     linear_along,
     roi_align,
+    upsample3d,
 )
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
@@ -82,11 +85,21 @@ from cellgraph.ops.function.nn_func.normalization import _rms_norm, lrn
 from cellgraph.ops.function.nn_func.pooling import (
     _windows,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
     adaptive_max_pool2d,
     avg_pool3d,
     max_pool3d,
     max_pool_with_indices,
+    max_unpool,
     same_max_pool3d,
+    unpool_windows,
+)
+from cellgraph.ops.function.nn_func.rnn import packed_lstm
+from cellgraph.ops.function.nn_func.window_pool import (
+    check_argmax_type,
+    check_ceil_mode,
+    max_pool_argmax,
+    window_ints,
 )
 from cellgraph.ops.operations._required import require
 from cellgraph.ops.primitive_class import (
@@ -385,6 +398,129 @@ class MaxPoolWithMask(_MaxPoolClass):
         return F.reduce_max(windows, -1), F.cast(mask, dt.uint8)
 
 
+class MaxPoolWithArgmaxV2(PrimitiveClass):
+    """`MaxPoolWithArgmaxV2(kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+    argmax_type=int64)(x)` -> (output, argmax): each window's maximum of (N, C, H, W), padding
+    counted as -inf, and its flat index in the H*W plane."""
+
+    OP = "MaxPoolWithArgmaxV2"
+    ND = 2
+
+    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+                 argmax_type=dt.int64):
+        self._window(kernel_size, strides, pads, dilation, ceil_mode, argmax_type)
+
+    def _window(self, kernel_size, strides, pads, dilation, ceil_mode, argmax_type):
+        self.ceil_mode = check_ceil_mode(ceil_mode, self.OP)
+        self.argmax_type = check_argmax_type(argmax_type, self.OP)
+        nd, op = self.ND, self.OP
+        self.kernel_size = window_ints(kernel_size, nd, op, "kernel_size")
+        self.strides = self.kernel_size if strides is None else window_ints(strides, nd, op,
+                                                                             "strides")
+        self.pads = window_ints(pads, nd, op, "pads", positive=False)
+        self.dilation = window_ints(dilation, nd, op, "dilation")
+
+    def __call__(self, x):
+        return max_pool_argmax(x, self.OP, self.kernel_size, self.strides, self.pads,
+                               self.dilation, self.ceil_mode, self.argmax_type)
+
+    def __repr__(self) -> str:
+        return (f"{self.OP}(kernel_size={self.kernel_size}, strides={self.strides}, "
+                f"pads={self.pads}, dilation={self.dilation}, ceil_mode={self.ceil_mode})")
+
+
+class MaxPool3DWithArgmax(MaxPoolWithArgmaxV2):
+    """`MaxPool3DWithArgmax(ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False,
+    data_format='NCDHW', argmax_type=int64)(x)` -> (output, argmax): each window's maximum of
+    (N, C, D, H, W), padding counted as -inf, and its flat index in the D*H*W volume."""
+
+    OP = "MaxPool3DWithArgmax"
+    ND = 3
+
+    def __init__(self, ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False,
+                 data_format="NCDHW", argmax_type=dt.int64):
+        from cellgraph import _checkparam as validator
+        validator.check_value_type("data_format", data_format, str, self.OP)
+        self.data_format = validator.check_string(data_format, ["NCDHW"], "data_format",
+                                                  self.OP)
+        self._window(ksize, strides, pads, dilation, ceil_mode, argmax_type)
+        self.ksize = self.kernel_size
+
+
+class _MaxUnpoolClass(PrimitiveClass):
+    OP, ND, FORMATS = "", 0, ()
+
+    def _configure(self, ksize, strides, pads, output_shape, data_format):
+        from cellgraph import _checkparam as validator
+        self.data_format = validator.check_string(data_format, list(self.FORMATS),
+                                                  "data_format", self.OP)
+        self.ksize, self.strides, self.pads = unpool_windows(ksize, strides, pads, self.ND,
+                                                             self.OP)
+        validator.check_value_type("output_shape", output_shape, [tuple], self.OP)
+        self.output_shape = output_shape
+
+    def __call__(self, x, argmax):
+        last = self.data_format != self.FORMATS[0]  # channels last: moved to axis 1 and back
+        if last:
+            order = (0, self.ND + 1) + tuple(range(1, self.ND + 1))
+            x, argmax = F.transpose(x, order), F.transpose(argmax, order)
+        shape = self.output_shape
+        if last and len(shape) == self.ND + 2:
+            shape = (shape[0], shape[-1]) + tuple(shape[1:-1])
+        out = max_unpool(x, argmax, self.OP, self.ksize, self.strides, self.pads, shape)
+        if last:
+            out = F.transpose(out, (0,) + tuple(range(2, self.ND + 2)) + (1,))
+        return out
+
+
+class MaxUnpool2D(_MaxUnpoolClass):
+    """`MaxUnpool2D(ksize, strides=0, pads=0, output_shape=(), data_format='NCHW')(x, argmax)`:
+    MaxPoolWithArgmaxV2's inverse, zeros with each value of x written at its argmax in its
+    H*W plane (strides 0: the kernel size)."""
+
+    OP, ND, FORMATS = "MaxUnpool2D", 2, ("NCHW", "NHWC")
+
+    def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCHW"):
+        self._configure(ksize, strides, pads, output_shape, data_format)
+
+
+class MaxUnpool3D(_MaxUnpoolClass):
+    """`MaxUnpool3D(ksize, strides=0, pads=0, output_shape=(), data_format='NCDHW')(x,
+    argmax)`: MaxPool3DWithArgmax's inverse over the D*H*W volume."""
+
+    OP, ND, FORMATS = "MaxUnpool3D", 3, ("NCDHW", "NDHWC")
+
+    def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCDHW"):
+        self._configure(ksize, strides, pads, output_shape, data_format)
+
+
+class UpsampleNearest3D(PrimitiveClass):
+    """`UpsampleNearest3D()(x, output_size=None, scales=None)`: (N, C, D, H, W) resized by
+    nearest neighbours to `output_size` or by `scales`."""
+
+    def __call__(self, x, output_size=None, scales=None):
+        return upsample3d(x, "UpsampleNearest3D", output_size, scales, False)
+
+
+class UpsampleTrilinear3D(PrimitiveClass):
+    """`UpsampleTrilinear3D(align_corners=False)(x, output_size=None, scales=None)`:
+    (N, C, D, H, W) resized by trilinear interpolation (pixel centres unless
+    align_corners)."""
+
+    def __init__(self, align_corners=False):
+        from cellgraph import _checkparam as validator
+        self.align_corners = validator.check_value_type("align_corners", align_corners, [bool],
+                                                        "UpsampleTrilinear3D")
+
+    def __call__(self, x, output_size=None, scales=None):
+        return upsample3d(x, "UpsampleTrilinear3D", output_size, scales, True,
+                          self.align_corners)
+
+
+__all__ += ["MaxPool3DWithArgmax", "MaxPoolWithArgmaxV2", "MaxUnpool2D", "MaxUnpool3D",
+            "UpsampleNearest3D", "UpsampleTrilinear3D"]
+
+
 _SAMPLER_INIT = {"interpolation_mode": "bilinear", "padding_mode": "zeros",
                  "align_corners": False}
 
@@ -410,6 +546,63 @@ Conv3D = require(define_class(
     {"out_channel": None, "kernel_size": None, "mode": 1, "pad_mode": "valid", "pad": 0,
      "stride": 1, "dilation": 1, "group": 1, "data_format": "NCDHW"}, module=__name__),
     "out_channel", "kernel_size")
+
+
+class Conv3DTranspose(PrimitiveClass):
+    """`Conv3DTranspose(in_channel, out_channel, kernel_size, mode=1, pad_mode='valid', pad=0,
+    stride=1, dilation=1, group=1, output_padding=0, data_format='NCDHW')(dout, weight)`: the
+    transposed 3-D convolution of (N, C_in, D, H, W) by a (C_in, C_out // group, kd, kh, kw)
+    weight; `pad` is (head, tail, top, bottom, left, right)."""
+
+    def __init__(self, in_channel, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0,
+                 stride=1, dilation=1, group=1, output_padding=0, data_format="NCDHW"):
+        from cellgraph import _checkparam as validator
+        op = "Conv3DTranspose"
+        self.in_channel = validator.check_positive_int(in_channel, "in_channel", op)
+        self.out_channel = validator.check_positive_int(out_channel, "out_channel", op)
+        self.kernel_size = window_ints(kernel_size, 3, op, "kernel_size")
+        self.stride = window_ints(stride, 3, op, "stride")
+        self.dilation = window_ints(dilation, 3, op, "dilation")
+        if self.dilation[0] != 1:
+            raise ValueError(f"For '{op}', the depth of parameter 'dilation' must be 1, but got "
+                             f"{self.dilation[0]}.")
+        validator.check_value_type("pad", pad, (int, tuple), op)
+        validator.check_value_type("pad_mode", pad_mode, [str], op)
+        pads = (pad,) * 6 if isinstance(pad, int) else tuple(pad)
+        if len(pads) != 6:
+            raise ValueError(f"For '{op}', attr 'pad' must be an positive int number or a tuple "
+                             f"of six positive int numbers, but got {pad}.")
+        self.pad_mode = validator.check_string(pad_mode.lower(), ["valid", "same", "pad"],
+                                               "pad_mode", op)
+        if self.pad_mode != "pad" and pads != (0,) * 6:
+            raise ValueError(f"For '{op}', the 'pad' must be zero or (0, 0, 0, 0, 0, 0) when "
+                             f"'pad_mode' is not \"pad\", but got 'pad' is {pad} and "
+                             f"'pad_mode' is {pad_mode}.")
+        for item in pads:
+            validator.check_non_negative_int(item, "pad item", op)
+        self.pad_list = pads
+        self.mode = validator.check_equal_int(mode, 1, "mode", op)
+        validator.check_value_type("group", group, (int,), op)
+        validator.check_int_range(group, 1, out_channel, validator.INC_BOTH, "group", op)
+        if out_channel % group:
+            raise ValueError("The argument 'group' should be divisible by 'out_channel'")
+        self.group = group
+        self.format = validator.check_string(data_format, ["NCDHW"], "format", op)
+        self.output_padding = window_ints(output_padding, 3, op, "output_padding", False)
+        if self.pad_mode != "pad" and self.output_padding != (0, 0, 0):
+            raise ValueError(f"For '{op}', the 'output_padding' must be zero or (0, 0, 0) when "
+                             f"'pad_mode' is not \"pad\", but got 'output_padding' is "
+                             f"{output_padding} and 'pad_mode' is {pad_mode}.")
+
+    def __call__(self, dout, weight, bias=None):
+        if bias is not None:
+            raise TypeError("For 'Conv3DTranspose', the 'bias' must be None (it is not "
+                            "supported), but got a value.")
+        return conv_transpose3d(dout, weight, None, self.stride, self.pad_mode, self.pad_list,
+                                self.dilation, self.group, self.output_padding)
+
+
+__all__ += ["Conv3DTranspose"]
 
 
 Conv2DTranspose = require(define_class("Conv2DTranspose", _conv2d_transpose_class,
@@ -1000,6 +1193,56 @@ class FractionalMaxPoolWithFixedKsize(PrimitiveClass):
                 f"output_shape={self.output_shape}, data_format={self.data_format!r})")
 
 
+class FractionalMaxPool3DWithFixedKsize(PrimitiveClass):
+    """`ops.FractionalMaxPool3DWithFixedKsize(ksize, output_shape, data_format="NCDHW")(x,
+    random_samples)`: (y, argmax) of fixed-size 3-D windows placed by random_samples
+    (`fractional_max_pool3d_with_fixed_ksize`)."""
+
+    def __init__(self, ksize, output_shape, data_format="NCDHW"):
+        from cellgraph import _checkparam as validator
+        self.data_format = validator.check_string(data_format, ["NCDHW", "NDHWC"],
+                                                  "data_format",
+                                                  "FractionalMaxPool3DWithFixedKsize")
+        self.ksize, self.output_shape = ksize, output_shape
+
+    def __call__(self, x, random_samples):
+        return fractional_max_pool3d_with_fixed_ksize(x, random_samples, self.ksize,
+                                                      self.output_shape, self.data_format)
+
+
+class LSTM(PrimitiveClass):
+    """`ops.LSTM(input_size, hidden_size, num_layers, has_bias, bidirectional, dropout,
+    proj_size=0)(x, h, c, w)` -> (output, h_n, c_n, reserve, state): the LSTM of the packed
+    weight `w` (`packed_lstm`). `dropout` drops each layer's output but the last's, as
+    MindSpore documents it (its CPU kernel skips it). `reserve` and `state` are the workspaces
+    MindSpore's kernel hands its gradient kernel; the gradient here needs none, so they are
+    (1, 1) zeros."""
+
+    def __init__(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout,
+                 proj_size=0):
+        from cellgraph import _checkparam as validator
+        op = "LSTM"
+        self.input_size = validator.check_positive_int(input_size, "input_size", op)
+        self.hidden_size = validator.check_positive_int(hidden_size, "hidden_size", op)
+        self.proj_size = validator.check_int_range(proj_size, 0, hidden_size,
+                                                   validator.INC_LEFT, "proj_size", op)
+        self.num_layers = validator.check_positive_int(num_layers, "num_layers", op)
+        self.has_bias = validator.check_value_type("has_bias", has_bias, (bool,), op)
+        self.bidirectional = validator.check_value_type("bidirectional", bidirectional, (bool,),
+                                                        op)
+        validator.check_value_type("dropout", dropout, [float], op)
+        self.dropout = validator.check_float_range(dropout, 0, 1, validator.INC_BOTH, "dropout",
+                                                   op)
+        self.num_directions = 2 if bidirectional else 1
+
+    def __call__(self, x, h, c, w):
+        output, h_n, c_n = packed_lstm(x, h, c, w, self.input_size, self.hidden_size,
+                                       self.num_layers, self.has_bias, self.bidirectional,
+                                       self.dropout, self.proj_size, training=True)
+        workspace = F.zeros((1, 1), abstract_of(x).dtype)
+        return output, h_n, c_n, workspace, workspace
+
+
 class DataFormatDimMap(PrimitiveClass):
     """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
     (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
@@ -1040,7 +1283,12 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
 
 
 __all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
-__all__ += ["FractionalMaxPoolWithFixedKsize", "LARSUpdate"]
+__all__ += [
+    "LSTM",
+    "FractionalMaxPool3DWithFixedKsize",
+    "FractionalMaxPoolWithFixedKsize",
+    "LARSUpdate",
+]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
@@ -1102,6 +1350,7 @@ def _adaptive_max_pool2d(x, output_size):
 _FUNCTION_CLASSES = {
     "GLU": (glu, {"axis": -1}),
     "AdaptiveAvgPool2D": (adaptive_avg_pool2d, {"output_size": REQUIRED}),
+    "AdaptiveAvgPool3D": (adaptive_avg_pool3d, {"output_size": REQUIRED}),
     "AdaptiveMaxPool2D": (_adaptive_max_pool2d, {"output_size": REQUIRED}),
     "SoftMarginLoss": (soft_margin_loss, {"reduction": "mean"}),
     "MultiMarginLoss": (lambda x, target, weight=None, p=1, margin=1.0, reduction="mean":

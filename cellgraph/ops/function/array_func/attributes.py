@@ -12,7 +12,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of, is_value, running_eagerly, value_input
 from cellgraph.primitives.errors import DTypeError
 
-__all__ = ["deepcopy", "is_nonzero", "is_tensor", "rank", "size"]
+__all__ = ["deepcopy", "dyn_shape", "is_nonzero", "is_tensor", "rank", "size"]
 
 
 def _const(values: np.ndarray, dtype):
@@ -104,6 +104,17 @@ def dtype(x):
         return dt.int64 if isinstance(x, numbers.Integral) else dt.float32
     raise DTypeError(f"For Primitive[Dtype], the input argument[input_x] must be a Tensor, "
                      f"CSRTensor or COOTensor, but got {type(x)}.")
+
+
+def dyn_shape(input_x):
+    """`ops.dyn_shape`: the shape of `input_x` as a 1-d int64 Tensor, read when the graph runs
+    (so dimensions unknown until then are included)."""
+    from cellgraph.primitives.dynamic_ops import shape_of
+
+    if not is_tensor(input_x):
+        raise DTypeError(f"For 'TensorShape', the input must be a Tensor, but got "
+                         f"{type(input_x).__name__}.")
+    return shape_of(input_x)
 
 
 def tensor_shape(input_x):

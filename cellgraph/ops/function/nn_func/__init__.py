@@ -7,7 +7,18 @@ primitives, and the others of `ops.functional`, are reached here too."""
 from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
-from . import activation, attention, basic, conv, image, loss, margin_loss, normalization, pooling
+from . import (
+    activation,
+    attention,
+    basic,
+    conv,
+    image,
+    loss,
+    margin_loss,
+    normalization,
+    pooling,
+    window_pool,
+)
 from .activation import *
 from .attention import *
 from .basic import *
@@ -17,10 +28,11 @@ from .loss import *
 from .margin_loss import *
 from .normalization import *
 from .pooling import *
+from .window_pool import *
 
 __all__: list[str] = []
 for _module in (activation, attention, basic, conv, image, loss, margin_loss, normalization,
-                pooling):
+                pooling, window_pool):
     __all__ += _module.__all__
 
 

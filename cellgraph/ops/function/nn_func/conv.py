@@ -201,13 +201,14 @@ def conv_transpose3d(input, weight, bias=None, stride=1, pad_mode="same", paddin
     stride = _ints(stride, 3, "Conv3dTranspose", "stride")
     dilation = _ints(dilation, 3, "Conv3dTranspose", "dilation")
     pads = _pad3d(padding, "Conv3dTranspose") if pad_mode == "pad" else (0,) * 6
+    extra = _ints(output_padding, 3, "Conv3dTranspose", "output_padding")
     out_depth, start = _transposed_depth(depth, kd, stride[0], dilation[0], pad_mode, pads[:2],
-                                         output_padding)
+                                         extra[0])
     folded = _fold_depth(input)
     total = None
     for tap in range(kd):
         plane = conv_transpose2d_mode(folded, weight[:, :, tap], None, stride[1:], pad_mode,
-                                 pads[2:], dilation[1:], groups)
+                                      pads[2:], dilation[1:], groups, extra[1:])
         place = np.zeros((out_depth, depth))
         for d in range(depth):
             row = d * stride[0] + tap * dilation[0] - start

@@ -262,3 +262,73 @@ def fractional_max_pool_with_fixed_ksize(input_x, random_samples, ksize, output_
                                                        (n, c, oh, ow, kh * kw)), (..., 0)),
                                    (n, c, oh, ow)))
     return y, index
+
+
+def fractional_max_pool3d_with_fixed_ksize(x, random_samples, ksize, output_shape,
+                                           data_format="NCDHW"):
+    """(y, argmax) of FractionalMaxPool3DWithFixedKsize: on (N, C, D, H, W) x ((C, D, H, W)
+    too; NDHWC moved to NCDHW and back), windows of `ksize` starting where each plane's three
+    random samples (depth's, height's, width's; `random_samples` (N, C, 3), or (C, 1, 3) for a
+    4-D x) put them, `output_shape` of them per axis; argmax the int64 index of each maximum
+    within its D*H*W volume, the first in row-major order, as MindSpore's CPU kernel."""
+    op = "FractionalMaxPool3DWithFixedKsize"
+    x_aval, s_aval = abstract_of(x), abstract_of(random_samples)
+    if x_aval.ndim not in (4, 5):
+        raise DTypeError(f"For '{op}', the dimension of 'x' must be equal to 4 or 5, but got "
+                         f"{x_aval.ndim}.")
+    if s_aval.dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For '{op}', the type of 'random_samples' must be float16, float32 or "
+                         f"float64, but got {s_aval.dtype}.")
+    if x_aval.ndim == 4:
+        if s_aval.ndim != 3 or s_aval.shape[0] != x_aval.shape[0] or s_aval.shape[2] != 3:
+            raise ArgumentValueError(f"For '{op}', if 'x' is 4 dimensional, 'random_samples' "
+                                     f"must have shape ({x_aval.shape[0]}, 1, 3), but got "
+                                     f"{tuple(s_aval.shape)}.")
+        y, index = fractional_max_pool3d_with_fixed_ksize(
+            F.expand_dims(x, 0), F.reshape(random_samples, (1, x_aval.shape[0], 3)), ksize,
+            output_shape, data_format)
+        return F.squeeze(y, 0), F.squeeze(index, 0)
+    if data_format == "NDHWC":
+        y, index = fractional_max_pool3d_with_fixed_ksize(
+            F.transpose(x, (0, 4, 1, 2, 3)), random_samples, ksize, output_shape)
+        return F.transpose(y, (0, 2, 3, 4, 1)), F.transpose(index, (0, 2, 3, 4, 1))
+    n, c, *size = x_aval.shape
+    kernel = _triple(op, "ksize", ksize)
+    outs = _triple(op, "output_shape", output_shape)
+    for axis, k, o, length in zip(("depth", "height", "width"), kernel, outs, size):
+        if o + k - 1 >= length:
+            raise ArgumentValueError(f"For '{op}', out(): pool {axis} ,{k}too large relative to "
+                                     f"input {axis}{length}.")
+    if tuple(s_aval.shape) != (n, c, 3):
+        raise ArgumentValueError(f"For '{op}', 'random_samples' must have shape ({n}, {c}, 3) "
+                                 f"(x's N and C, then 3), but got {tuple(s_aval.shape)}.")
+    flat = None
+    for axis in range(3):
+        starts = _fixed_starts(F.getitem(random_samples, (..., axis)), size[axis], outs[axis],
+                               kernel[axis], s_aval.dtype)                        # (N, C, o)
+        taps = F.add(F.expand_dims(starts, -1), F.cast(np.arange(kernel[axis], dtype=np.int32),
+                                                      dt.int32))                  # (N, C, o, k)
+        shape = [n, c, 1, 1, 1, 1, 1, 1]
+        shape[2 + axis], shape[5 + axis] = outs[axis], kernel[axis]
+        term = F.mul(F.reshape(F.cast(taps, dt.int64), tuple(shape)),
+                     int(np.prod(size[axis + 1:])))
+        flat = term if flat is None else F.add(flat, term)
+    windows = int(np.prod(outs))
+    cells_k = int(np.prod(kernel))
+    flat = F.reshape(F.broadcast_to(flat, (n, c) + outs + kernel), (n, c, windows * cells_k))
+    cells = gather_elements(F.reshape(x, (n, c, int(np.prod(size)))), 2, flat)
+    cells = F.reshape(cells, (n, c, windows, cells_k))
+    first = argmax(cells, -1, keepdim=True)
+    y = F.reshape(gather_elements(cells, 3, first), (n, c) + outs)
+    index = F.reshape(gather_elements(F.reshape(flat, (n, c, windows, cells_k)), 3, first),
+                      (n, c) + outs)
+    return y, index
+
+
+def _triple(op: str, name: str, value) -> tuple:
+    values = (value,) if isinstance(value, int) else tuple(value)
+    if len(values) not in (1, 3) or any(isinstance(v, bool) or not isinstance(v, int) or v < 1
+                                        for v in values):
+        raise ArgumentValueError(f"For '{op}', '{name}' must be a positive int or a tuple of "
+                                 f"three positive ints, but got {value!r}.")
+    return values * 3 if len(values) == 1 else values

@@ -44,26 +44,32 @@ def pixel_unshuffle(input, downscale_factor):
     return F.reshape(x, (*lead, c * r * r, h // r, w // r))
 
 
-def _nearest(size_in: int, size_out: int, align_corners: bool) -> np.ndarray:
+def _nearest(size_in: int, size_out: int, align_corners: bool, ratio=None) -> np.ndarray:
+    """Output i takes input floor(i * ratio) (in / out unless given: MindSpore's Upsample ops
+    take 1 / scale when given scales)."""
+    ratio = size_in / size_out if ratio is None else ratio
     if align_corners and size_out > 1:
         src = np.round(np.arange(size_out) * (size_in - 1) / (size_out - 1))
     else:
-        src = np.floor(np.arange(size_out) * size_in / size_out)
+        src = np.floor(np.arange(size_out) * ratio)
     matrix = np.zeros((size_out, size_in))
     matrix[np.arange(size_out), np.minimum(src.astype(int), size_in - 1)] = 1.0
     return matrix
 
 
-def _linear(size_in: int, size_out: int, align_corners: bool, half_pixel: bool) -> np.ndarray:
+def _linear(size_in: int, size_out: int, align_corners: bool, half_pixel: bool,
+            ratio=None) -> np.ndarray:
     """Weights of linear interpolation: align_corners maps the end pixels onto each other;
-    half_pixel samples at pixel centres (PyTorch's default); otherwise src = i * in / out."""
+    half_pixel samples at pixel centres (PyTorch's default); otherwise src = i * ratio (in / out
+    unless given)."""
+    ratio = size_in / size_out if ratio is None else ratio
     i = np.arange(size_out, dtype=np.float64)
     if align_corners:
         src = i * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros(size_out)
     elif half_pixel:
-        src = np.maximum((i + 0.5) * size_in / size_out - 0.5, 0.0)
+        src = np.maximum((i + 0.5) * ratio - 0.5, 0.0)
     else:
-        src = i * size_in / size_out
+        src = i * ratio
     low = np.minimum(np.floor(src).astype(int), size_in - 1)
     high = np.minimum(low + 1, size_in - 1)
     frac = src - low
@@ -161,6 +167,32 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     for axis, matrix in enumerate(matrices, 2):
         input = apply_along(input, matrix, axis)
     return input
+
+
+def upsample3d(x, op: str, output_size, scales, linear: bool, align_corners: bool = False):
+    """MindSpore's UpsampleNearest3D and UpsampleTrilinear3D: (N, C, D, H, W) resized to
+    `output_size`, or by `scales` (each output size floor(in * scale), sampled at 1 / scale
+    apart, as MindSpore's kernels)."""
+    shape = abstract_of(x).shape
+    if len(shape) != 5:
+        raise ShapeError(f"For '{op}', the dimension of 'x' should be 5, but got {len(shape)}.")
+    if (output_size is None) == (scales is None):
+        raise ArgumentValueError(f"For '{op}', only one of 'output_size' or 'scales' should be "
+                                 f"defined, but got output_size={output_size}, scales={scales}.")
+    if output_size is not None:
+        sizes = tuple(int(v) for v in output_size)
+        ratios = [n / m if m else 0.0 for n, m in zip(shape[2:], sizes)]
+    else:
+        sizes = tuple(int(np.floor(n * float(s))) for n, s in zip(shape[2:], scales))
+        ratios = [1.0 / float(s) for s in scales]
+    if len(sizes) != 3 or min(sizes) < 1:
+        raise ArgumentValueError(f"For '{op}', the output size must be 3 positive ints, but got "
+                                 f"{sizes}.")
+    for axis, (n, m, ratio) in enumerate(zip(shape[2:], sizes, ratios), 2):
+        matrix = _linear(n, m, align_corners, True, ratio) if linear else \
+            _nearest(n, m, False, ratio)
+        x = apply_along(x, matrix, axis)
+    return x
 
 
 _MODES = ("bilinear", "nearest")

@@ -53,7 +53,6 @@ __all__ = [
     "fractional_max_pool3d",
     "lp_pool1d",
     "lp_pool2d",
-    "max_pool3d",
     "max_pool_with_indices",
     "max_unpool1d",
     "max_unpool2d",
