@@ -12,7 +12,13 @@ from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import normalize_axis, value_input
-from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.runtime.tensor import Tensor
 
 from .dtypes import float32, int32
@@ -21,6 +27,7 @@ from .utils import (
     _dtype,
     _error,
     _host_dtype,
+    _int_arg,
     _is_tensor,
     _shape,
     _to_tensor,
@@ -121,8 +128,9 @@ def arange(start, stop=None, step=None, dtype=None):
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     """`num` evenly spaced values from start to stop (float32 unless `dtype` says)."""
-    if not isinstance(num, numbers.Integral) or num < 0:
-        raise _error(ArgumentError, "linspace", f"num must be a non-negative int, got {num!r}")
+    if _int_arg(num, "linspace", "num") < 0:
+        raise _error(ArgumentValueError, "linspace", f"num must be a non-negative int, got "
+                     f"{num!r}")
     dtype = _dtype(dtype, "linspace") or float32
     start = start.asnumpy() if isinstance(start, Tensor) else start
     stop = stop.asnumpy() if isinstance(stop, Tensor) else stop
@@ -143,6 +151,7 @@ def identity(n, dtype=float32):
 
 
 def _triangle(m, k, lower: bool):
+    k = _int_arg(k, "tril" if lower else "triu", "k")
     m = asarray(m)
     rows, cols = m.shape[-2:]
     keep = onp.tril(onp.ones((rows, cols)), k) if lower else onp.triu(onp.ones((rows, cols)), k)
@@ -159,6 +168,7 @@ def triu(m, k=0):
 
 def diag(v, k=0):
     """The k-th diagonal of a matrix, or the matrix with vector `v` on its k-th diagonal."""
+    k = _int_arg(k, "diag", "k")
     v = asarray(v)
     if len(v.shape) == 1:
         n = v.shape[0] + abs(k)
@@ -175,6 +185,7 @@ def diag(v, k=0):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     """The sums along the `offset` diagonals of the planes (axis1, axis2)."""
+    offset = _int_arg(offset, "trace", "offset")
     a = asarray(a)
     if len(a.shape) == 2 and {normalize_axis(axis1, 2), normalize_axis(axis2, 2)} == {0, 1}:
         if normalize_axis(axis1, 2) == 1:
@@ -186,10 +197,11 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
 def meshgrid(*xi, sparse=False, indexing="xy"):
     """Coordinate grids; with `sparse`, each keeps only its own axis (the others of size 1),
     shapes that broadcast to the full grid."""
+    if indexing not in ("xy", "ij"):  # a TypeError, as MindSpore's numpy raises
+        raise _error(ArgumentError, "meshgrid", f"valid values for `indexing` are 'xy' and "
+                     f"'ij', got {indexing!r}")
     if not sparse:  # a list, as MindSpore's numpy gives
         return list(P.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
-    if indexing not in ("xy", "ij"):
-        raise ValueError(f"meshgrid: `indexing` must be 'xy' or 'ij', got {indexing!r}")
     grids = []
     for i, x in enumerate(xi):
         axis = 1 - i if indexing == "xy" and len(xi) >= 2 and i < 2 else i
@@ -441,6 +453,7 @@ def hanning(M):
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """`num` values base ** t, t evenly spaced from start to stop."""
+    num = _int_arg(num, "logspace", "num")
     dtype = _dtype(dtype, "logspace") or float32
     start = start.asnumpy() if isinstance(start, Tensor) else start
     stop = stop.asnumpy() if isinstance(stop, Tensor) else stop
@@ -512,6 +525,9 @@ def rand(*shape, dtype=float32):
 
 def tri(N, M=None, k=0, dtype=float32):
     """The N x M array with ones at and below diagonal k."""
+    N = _int_arg(N, "tri", "N")
+    M = None if M is None else _int_arg(M, "tri", "M")
+    k = _int_arg(k, "tri", "k")
     dtype = _dtype(dtype, "tri")
     return Tensor(onp.tri(N, M, k).astype(dtype.np), dtype)
 
@@ -522,7 +538,7 @@ def vander(x, N=None, increasing=False):
     x = asarray(x)
     if x.ndim != 1:
         raise _error(ShapeError, "vander", f"x should be 1-D, got shape {tuple(x.shape)}")
-    N = x.shape[0] if N is None else N
+    N = x.shape[0] if N is None else _int_arg(N, "vander", "N")
     powers = onp.arange(N) if increasing else onp.arange(N - 1, -1, -1)
     return F.pow(F.expand_dims(x, 1), Tensor(powers.astype(x.dtype.np), x.dtype))
 

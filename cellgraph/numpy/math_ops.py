@@ -12,7 +12,7 @@ import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis
-from cellgraph.primitives.errors import ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 
 from . import array_creations, array_ops, logic_ops
 from .array_creations import asarray
@@ -20,6 +20,7 @@ from .array_ops import moveaxis
 from .dtypes import float32, int32
 from .utils import (
     _binary,
+    _bool_arg,
     _cast,
     _check_inner,
     _dtype,
@@ -75,6 +76,7 @@ maximum, minimum = _binary(F.maximum, "maximum"), _binary(F.minimum, "minimum")
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
     """Sum over `axis` (all axes by default); bool input counts as int32."""
+    _bool_arg(keepdims, "sum", "keepdims")
     a = asarray(a)
     dtype = _dtype(dtype, "sum") or (int32 if a.dtype.is_bool else None)
     out = _core.reduce_sum(_cast(a, dtype), axis, keepdims)
@@ -209,6 +211,8 @@ def tensordot(a, b, axes=2):
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """The 2-norm (Frobenius for matrices) by default; vector orders otherwise."""
+    if ord is not None and not isinstance(ord, numbers.Number) and ord not in ("fro", "nuc"):
+        raise _error(ArgumentValueError, "norm", f"invalid value for `ord`: {ord!r}")
     x = asarray(x)
     if not x.dtype.is_float:
         x = F.cast(x, float32)
@@ -368,6 +372,7 @@ def _weights(values, dtype):
 
 def corrcoef(x, y=None, rowvar=True, dtype=None):
     """Pearson correlation coefficients: cov / (std_i std_j), clipped to [-1, 1]."""
+    _bool_arg(rowvar, "corrcoef", "rowvar")
     c = cov(x, y, rowvar, dtype=dtype)
     if len(c.shape) == 0:
         return c / c

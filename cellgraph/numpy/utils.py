@@ -12,7 +12,13 @@ from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import fmt_shape
-from cellgraph.primitives.errors import ArgumentError, CellgraphError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    CellgraphError,
+    DTypeError,
+    ShapeError,
+)
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import caller_loc
 
@@ -52,13 +58,32 @@ def _host_dtype(arr: onp.ndarray) -> dt.DType:
 
 
 def _shape(shape, op: str) -> tuple:
+    """A shape argument: TypeError for what is not an int or a tuple/list of ints, ValueError
+    for a negative entry (MindSpore's types)."""
     items = (shape,) if isinstance(shape, numbers.Integral) else shape
     if not isinstance(items, (tuple, list)) or not all(
-            isinstance(s, numbers.Integral) and not isinstance(s, bool) and s >= 0
-            for s in items):
+            isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in items):
         raise _error(ArgumentError, op, f"expected a shape (an int or a tuple of non-negative "
                      f"ints), got {shape!r}")
+    if any(s < 0 for s in items):
+        raise _error(ArgumentValueError, op, f"each entry in shape should be no less than 0, "
+                     f"got {shape!r}")
     return tuple(int(s) for s in items)
+
+
+def _int_arg(value, op: str, name: str) -> int:
+    """An int argument (a count, an offset, a diagonal): TypeError otherwise, as MindSpore."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise _error(ArgumentError, op, f"`{name}` should be an integer, but got "
+                     f"{type(value).__name__} {value!r}")
+    return int(value)
+
+
+def _bool_arg(value, op: str, name: str) -> bool:
+    if not isinstance(value, (bool, onp.bool_)):
+        raise _error(ArgumentError, op, f"`{name}` should be a bool, but got "
+                     f"{type(value).__name__} {value!r}")
+    return bool(value)
 
 
 def _cast(x, dtype):
