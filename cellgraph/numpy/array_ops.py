@@ -228,7 +228,8 @@ def array_split(x, indices_or_sections, axis=0):
     """Like split, but n sections need not divide the axis: the first len % n get one more."""
     sections = indices_or_sections
     items = sections if isinstance(sections, (tuple, list)) else (sections,)
-    if not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
+    if not _is_tensor(sections) and not all(
+            isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
         raise _error(ArgumentError, "array_split", f"`indices_or_sections` should be an int, "
                      f"a tuple of ints or a list of ints, got {sections!r}")
     return list(P.tensor_split(asarray(x), indices_or_sections, axis))

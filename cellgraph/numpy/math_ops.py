@@ -85,6 +85,7 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
 
 def mean(a, axis=None, keepdims=False, dtype=None):
     """Arithmetic mean over `axis` (float32 for integer input)."""
+    _bool_arg(keepdims, "mean", "keepdims")
     a = asarray(a)  # integers keep their dtype, their mean rounded towards zero (MindSpore's)
     if a.dtype.is_bool:
         a = F.cast(a, float32)
@@ -94,23 +95,26 @@ def mean(a, axis=None, keepdims=False, dtype=None):
 def amax(a, axis=None, keepdims=False, initial=None, where=True):
     """The maximum over `axis`, at least `initial`; with a `where` mask only the elements it
     marks count (an initial value is needed then)."""
+    _bool_arg(keepdims, "amax", "keepdims")
     return F.amax(asarray(a), axis, keepdims, initial=initial, where=where)
 
 
 def amin(a, axis=None, keepdims=False, initial=None, where=True):
     """The minimum over `axis`, at most `initial`; with a `where` mask only the elements it
     marks count (an initial value is needed then)."""
+    _bool_arg(keepdims, "amin", "keepdims")
     return F.amin(asarray(a), axis, keepdims, initial=initial, where=where)
 
 
 def matmul(x1, x2, dtype=None):
     """Matrix product with NumPy's rules: 1-D operands are vectors, batch dims broadcast."""
+    dtype = _dtype(dtype, "matmul")
     a, b = asarray(x1), asarray(x2)
     if not a.shape or not b.shape:
         raise _error(ShapeError, "matmul", f"operands must have rank >= 1, got shapes "
                      f"{fmt_shape(a.shape)} and {fmt_shape(b.shape)}; use multiply for scalars")
     _check_inner(a.shape[-1], b.shape[-2] if len(b.shape) > 1 else b.shape[0], a, b, "matmul")
-    return _cast(F.matmul(a, b), _dtype(dtype, "matmul"))
+    return _cast(F.matmul(a, b), dtype)
 
 
 def dot(a, b):
@@ -211,6 +215,7 @@ def tensordot(a, b, axes=2):
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """The 2-norm (Frobenius for matrices) by default; vector orders otherwise."""
+    _bool_arg(keepdims, "norm", "keepdims")
     if ord is not None and not isinstance(ord, numbers.Number) and ord not in ("fro", "nuc"):
         raise _error(ArgumentValueError, "norm", f"invalid value for `ord`: {ord!r}")
     x = asarray(x)
@@ -220,6 +225,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def count_nonzero(x, axis=None, keepdims=False):
+    _bool_arg(keepdims, "count_nonzero", "keepdims")
     return _core.reduce_sum(F.cast(F.not_equal(asarray(x), 0), int32), () if axis is None else axis,
                         keepdims)
 
@@ -314,6 +320,7 @@ def logaddexp2(x1, x2, dtype=None):
 
 def var(x, axis=None, ddof=0, keepdims=False):
     """Mean squared deviation from the mean, divided by N - ddof."""
+    _bool_arg(keepdims, "var", "keepdims")
     x = asarray(x)
     axes = tuple(range(len(x.shape))) if axis is None else (
         (axis,) if isinstance(axis, int) else tuple(axis))
@@ -595,13 +602,17 @@ def _nan_reduce(name, reduce, fill):
     return fn
 
 
-nansum = _nan_reduce("nansum", lambda a, axis, keepdims: sum(a, axis, keepdims=keepdims), 0)
+# MindSpore's nansum, nanmean, nanvar and nanstd take any truthy `keepdims`; nanmax and nanmin
+# want a bool, as amax and amin
+nansum = _nan_reduce("nansum", lambda a, axis, keepdims: sum(a, axis, keepdims=bool(keepdims)),
+                     0)
 nanmax = _nan_reduce("nanmax", lambda a, axis, keepdims: amax(a, axis, keepdims), -onp.inf)
 nanmin = _nan_reduce("nanmin", lambda a, axis, keepdims: amin(a, axis, keepdims), onp.inf)
 
 
 def nanmean(a, axis=None, dtype=None, keepdims=False):
     """The mean of the elements that are not NaN."""
+    keepdims = bool(keepdims)
     a = _float(asarray(a))
     numbers_ = F.cast(P.logical_not(P.isnan(a)), a.dtype)
     total = nansum(a, axis, keepdims=keepdims)
@@ -610,6 +621,7 @@ def nanmean(a, axis=None, dtype=None, keepdims=False):
 
 def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
     """The variance of the elements that are not NaN (divided by their count - ddof)."""
+    keepdims = bool(keepdims)
     a = _float(asarray(a))
     present = P.logical_not(P.isnan(a))
     count = sum(F.cast(present, a.dtype), axis, keepdims=True)
@@ -627,6 +639,7 @@ def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
 
 def ptp(x, axis=None, keepdims=False):
     """The range, max - min, along `axis`."""
+    _bool_arg(keepdims, "ptp", "keepdims")
     return F.sub(amax(x, axis, keepdims), amin(x, axis, keepdims))
 
 

@@ -103,7 +103,7 @@ def _to_tensor(a, dtype=None):
     except ValueError as err:
         raise _error(ShapeError, "asarray", f"the nested sequence has different lengths at one "
                      f"depth ({err})") from None
-    if arr.dtype == object:
+    if arr.dtype.kind in "OUSV":  # objects, strings, bytes: not numbers
         raise _error(DTypeError, "asarray", f"cannot make a Tensor from {type(a).__name__} "
                      f"{a!r:.60}")
     return Tensor(arr, dtype or _host_dtype(arr))
