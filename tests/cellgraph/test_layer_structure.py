@@ -80,6 +80,19 @@ STRUCTURES = {
         [('', 'LBeta'), ('lgamma', 'LGamma')],
         ['lgamma'],
         []),
+    'nn.SSIM()': (
+        [('', 'SSIM'), ('conv', 'Conv2d')],
+        ['conv'],
+        [('conv.weight', False)]),
+    'nn.MSSSIM()': (
+        [('', 'MSSSIM'), ('multi_convs_list', 'CellList'), ('multi_convs_list.0', 'Conv2d'),
+         ('multi_convs_list.1', 'Conv2d'), ('multi_convs_list.2', 'Conv2d'),
+         ('multi_convs_list.3', 'Conv2d'), ('multi_convs_list.4', 'Conv2d'),
+         ('avg_pool', 'AvgPool2d'), ('relu', 'ReLU')],
+        ['multi_convs_list', 'avg_pool', 'relu'],
+        [('multi_convs_list.0.weight', False), ('multi_convs_list.1.weight', False),
+         ('multi_convs_list.2.weight', False), ('multi_convs_list.3.weight', False),
+         ('multi_convs_list.4.weight', False)]),
 }
 
 # MindSpore 2.10's, recorded
@@ -163,3 +176,13 @@ def test_attention_dropout_only_in_training():
     _, dropped = mha(q, q, q)
     kept = dropped.asnumpy()
     assert (kept == 0).any() and not np.allclose(kept.sum(-1), 1)
+
+
+def test_ssim_window_is_mindspore_for_an_even_filter_size():
+    # MindSpore 2.10's values (graph mode; its PyNative SSIM fails on max_val's cast): the
+    # Gaussian window is the conv's weight, off-centre for an even size
+    rng = np.random.RandomState(0)
+    a = cg.Tensor(rng.rand(1, 3, 24, 24).astype(np.float32))
+    b = cg.Tensor(rng.rand(1, 3, 24, 24).astype(np.float32))
+    np.testing.assert_allclose(nn.SSIM()(a, b).asnumpy(), [-0.01341417], rtol=1e-4)
+    np.testing.assert_allclose(nn.SSIM(filter_size=10)(a, b).asnumpy(), [-0.02393627], rtol=1e-4)
