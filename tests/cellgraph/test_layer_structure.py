@@ -93,6 +93,10 @@ STRUCTURES = {
         [('multi_convs_list.0.weight', False), ('multi_convs_list.1.weight', False),
          ('multi_convs_list.2.weight', False), ('multi_convs_list.3.weight', False),
          ('multi_convs_list.4.weight', False)]),
+    'nn.MatInverse()': (
+        [('', 'MatInverse'), ('matmul', 'MatMul')],
+        ['matmul'],
+        []),
 }
 
 # MindSpore 2.10's, recorded
@@ -186,3 +190,15 @@ def test_ssim_window_is_mindspore_for_an_even_filter_size():
     b = cg.Tensor(rng.rand(1, 3, 24, 24).astype(np.float32))
     np.testing.assert_allclose(nn.SSIM()(a, b).asnumpy(), [-0.01341417], rtol=1e-4)
     np.testing.assert_allclose(nn.SSIM(filter_size=10)(a, b).asnumpy(), [-0.02393627], rtol=1e-4)
+
+
+def test_mat_inverse_through_cholesky_keeps_values_and_gradient():
+    spd = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.5, 2.0]], np.float32)
+    layer = nn.MatInverse()
+    batch = np.stack([spd, 2 * spd])
+    np.testing.assert_allclose(layer(cg.Tensor(batch)).asnumpy(), np.linalg.inv(batch),
+                               rtol=1e-5, atol=1e-6)
+    # d sum(A^-1) / dA = -(A^-1 1)(A^-1 1)^T for a symmetric A
+    column = np.linalg.inv(spd.astype(np.float64)) @ np.ones(3)
+    grad = cg.grad(lambda a: layer(a).sum())(cg.Tensor(spd))
+    np.testing.assert_allclose(grad.asnumpy(), -np.outer(column, column), rtol=1e-5)

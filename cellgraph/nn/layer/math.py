@@ -141,14 +141,18 @@ class MatDet(Cell):
 
 
 class MatInverse(Cell):
-    """The inverse of each symmetric positive-definite matrix in (..., M, M)."""
+    """The inverse of each symmetric positive-definite matrix in (..., M, M), as MindSpore
+    computes it: L^-T L^-1 from the Cholesky factor L (its `matmul` child, transposing the
+    first operand)."""
 
     def __init__(self):
         super().__init__()
+        self.matmul = MatMul(transpose_x1=True)
 
     def construct(self, a):
         _float16_or_32("MatInverse", "input_a", a)
-        return P.inverse(a)
+        l_inverse = P.inverse(P.cholesky(a))
+        return self.matmul(l_inverse, l_inverse)
 
 
 class LGamma(Cell):
