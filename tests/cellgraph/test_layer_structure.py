@@ -202,3 +202,38 @@ def test_mat_inverse_through_cholesky_keeps_values_and_gradient():
     column = np.linalg.inv(spd.astype(np.float64)) @ np.ones(3)
     grad = cg.grad(lambda a: layer(a).sum())(cg.Tensor(spd))
     np.testing.assert_allclose(grad.asnumpy(), -np.outer(column, column), rtol=1e-5)
+
+
+# mint.nn's layers are MindSpore's nn.<Name>Ext classes: their names and prints, recorded
+EXT_REPRS = {
+    'nn.AvgPool1dExt(2)':
+        'AvgPool1dExt()',
+    'nn.AvgPool2dExt(2)':
+        'AvgPool2dExt()',
+    'nn.AvgPool3dExt(2)':
+        'AvgPool3dExt()',
+    'nn.Dropout2dExt()':
+        'Dropout2dExt()',
+    'nn.DropoutExt()':
+        'DropoutExt()',
+    'nn.EmbeddingExt(10, 4)':
+        'EmbeddingExt(num_embeddings=10, embedding_dim=4, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, dtype=Float32)',
+    'nn.LayerNormExt((4,))':
+        'LayerNormExt(normalized_shape=(4,), eps=1e-05, elementwise_affine=True)',
+    'nn.LogSoftmaxExt()':
+        'LogSoftmaxExt()',
+    'nn.MaxPool2dExt()':
+        'MaxPool2dExt()',
+    'nn.PReLUExt()':
+        'PReLUExt()',
+}
+
+
+@pytest.mark.parametrize("source", list(EXT_REPRS))
+def test_mint_layers_are_mindspore_ext_classes(source):
+    layer = _build(source)
+    assert repr(layer) == EXT_REPRS[source]
+    assert type(layer).__name__ == source[3:source.index("(")]
+    mint_name = type(layer).__name__[:-len("Ext")]
+    assert getattr(cg.mint.nn, mint_name) is type(layer)
+    assert not hasattr(cg.mint.nn, "__all__") or type(layer).__name__ not in cg.mint.nn.__all__
