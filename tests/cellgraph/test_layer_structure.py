@@ -224,6 +224,8 @@ EXT_REPRS = {
         'LogSoftmaxExt()',
     'nn.MaxPool2dExt()':
         'MaxPool2dExt()',
+    'nn.L1LossExt()':
+        'L1LossExt()',
     'nn.PReLUExt()':
         'PReLUExt()',
 }

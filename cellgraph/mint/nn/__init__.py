@@ -8,7 +8,14 @@ from cellgraph.primitives.errors import ArgumentValueError
 from . import functional  # mint.nn.functional
 
 ReLU, Sigmoid, Tanh, Identity = _nn.ReLU, _nn.Sigmoid, _nn.Tanh, _nn.Identity
-MSELoss, L1Loss = _nn.MSELoss, _nn.L1Loss
+MSELoss = _nn.MSELoss
+
+
+class L1LossExt(_nn.L1Loss):
+    """mean/sum/none of |logits - labels|: MindSpore's nn.L1LossExt, mint.nn's L1Loss."""
+
+
+L1Loss = L1LossExt  # mint.nn's name for MindSpore's nn.L1LossExt
 
 
 class NLLLoss(_nn.NLLLoss):
