@@ -245,7 +245,17 @@ def test_lars_and_loss_scale_parameters_as_mindspore():
     # MindSpore 2.10's, recorded: LARS lists its own fake_param before the wrapped optimizer's
     # Parameters; the loss scale is a trainable Parameter of the training cell
     lars = nn.LARS(nn.Momentum(nn.Dense(2, 3).trainable_params(), 0.1, 0.9))
-    assert [(name, p.name) for name, p in lars.parameters_and_names()] == [('global_step', 'global_step'), ('learning_rate', 'fake_lr'), ('fake_param', 'fake_param'), ('weight', 'weight'), ('bias', 'bias'), ('opt.learning_rate', 'learning_rate'), ('opt.momentum', 'momentum'), ('opt.moments.weight', 'moments.weight'), ('opt.moments.bias', 'moments.bias')]
+    assert [(name, p.name) for name, p in lars.parameters_and_names()] == [
+        ('global_step', 'global_step'),
+        ('learning_rate', 'fake_lr'),
+        ('fake_param', 'fake_param'),
+        ('weight', 'weight'),
+        ('bias', 'bias'),
+        ('opt.learning_rate', 'learning_rate'),
+        ('opt.momentum', 'momentum'),
+        ('opt.moments.weight', 'moments.weight'),
+        ('opt.moments.bias', 'moments.bias'),
+    ]
     net = nn.WithLossCell(nn.Dense(2, 3), nn.MSELoss())
     train = nn.TrainOneStepWithLossScaleCell(
         net, nn.Momentum(net.trainable_params(), 0.1, 0.9),
