@@ -262,3 +262,19 @@ def test_lars_and_loss_scale_parameters_as_mindspore():
         scale_sense=nn.DynamicLossScaleUpdateCell(1024, 2, 100))
     assert [(name, p.requires_grad) for name, p in train.parameters_and_names()
             if name == "scale_sense"] == [('scale_sense', True)]
+
+
+@pytest.mark.parametrize("source, inputs_name", [
+    ("nn.GradAccumulationCell(nn.Dense(2, 3), 2)", "micro_inputs"),
+    ("nn.PipelineCell(nn.Dense(2, 3), 2)", "micro_inputs"),
+    ("nn.MicroBatchInterleaved(nn.Dense(2, 3), 2)", "interleave_inputs"),
+])
+def test_micro_batch_wrappers_hold_their_slicers(source, inputs_name):
+    # MindSpore 2.10's trees: the network, then a CellList of one _MicroBatch a slice
+    cell = _build(source)
+    assert [(name, type(c).__name__) for name, c in cell.cells_and_names()] == [
+        ("", source[3:source.index("(")]), ("network", "Dense"), (inputs_name, "CellList"),
+        (f"{inputs_name}.0", "_MicroBatch"), (f"{inputs_name}.1", "_MicroBatch")]
+    x = cg.Tensor(np.arange(8, dtype=np.float32).reshape(4, 2))
+    whole = cell.network(x).asnumpy()
+    np.testing.assert_allclose(cell(x).asnumpy(), whole[:2] + whole[2:], rtol=1e-6)
