@@ -153,6 +153,8 @@ def identity(n, dtype=float32):
 def _triangle(m, k, lower: bool):
     k = _int_arg(k, "tril" if lower else "triu", "k")
     m = asarray(m)
+    if len(m.shape) == 1:  # a vector is each row of a square matrix, as NumPy's
+        m = F.broadcast_to(m, (m.shape[0], m.shape[0]))
     rows, cols = m.shape[-2:]
     keep = onp.tril(onp.ones((rows, cols)), k) if lower else onp.triu(onp.ones((rows, cols)), k)
     return F.mul(m, asarray(keep, m.dtype))
@@ -535,6 +537,9 @@ def tri(N, M=None, k=0, dtype=float32):
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix of the 1-D x: its columns the powers of x, decreasing (or
     increasing)."""
+    if not isinstance(x, (list, tuple)) and not _is_tensor(x):
+        raise _error(ArgumentError, "vander", f"Input x must be list, tuple or Tensor, but got "
+                     f"{type(x).__name__}")
     x = asarray(x)
     if x.ndim != 1:
         raise _error(ShapeError, "vander", f"x should be 1-D, got shape {tuple(x.shape)}")

@@ -36,8 +36,6 @@ __all__ = [
 
 
 def reshape(x, new_shape):
-    if not _is_tensor(x):  # MindSpore's numpy.reshape takes Tensors only
-        raise _error(ArgumentError, "reshape", f"expect Tensor, but got {type(x).__name__}")
     shape = (new_shape,) if isinstance(new_shape, numbers.Integral) else new_shape
     if not isinstance(shape, (tuple, list)) or not all(
             isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in shape):
@@ -451,7 +449,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
             asarray(ar2), "intersect1d", "ar2")
         values, i1, i2 = onp.intersect1d(a1, a2, assume_unique, True)
         return asarray(values), asarray(i1.astype(onp.int32)), asarray(i2.astype(onp.int32))
-    values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(ar1)
+    values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(asarray(ar1))
     found = P.any(F.equal(F.expand_dims(values, -1), F.reshape(asarray(ar2), (-1,))), -1)
     return P.masked_select(values, found)
 

@@ -116,7 +116,7 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     """The sorted unique values of ar1 that are not in ar2."""
     from .array_ops import unique
 
-    values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(ar1)
+    values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(asarray(ar1))
     keep = isin(values, ar2, invert=True)
     return P.masked_select(values, keep)
 

@@ -27,6 +27,7 @@ from .utils import (
     _error,
     _flat_or,
     _float,
+    _int_arg,
     _rounding,
     _unary,
     take_tensors_only,
@@ -588,6 +589,7 @@ def kron(a, b):
 
 def matrix_power(a, n):
     """The square matrix (or stack of them) to the integer power n."""
+    n = _int_arg(n, "matrix_power", "exponent")
     return P.matrix_power(_float(asarray(a)) if n < 0 else asarray(a), n)
 
 

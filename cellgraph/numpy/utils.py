@@ -212,7 +212,7 @@ TENSORS_ONLY = {
     (0,): "amax amin arccos arccosh arcsin arcsinh arctan arctanh array_str average cos cosh "
           "cumsum deg2rad diag diagflat diff ediff1d fix flip fliplr flipud isneginf isposinf "
           "nancumsum positive ptp rad2deg radians ravel rot90 sin sinh squeeze tan tanh "
-          "transpose unique",
+          "transpose unique reshape split array_split hsplit vsplit dsplit",
     (0, 1): "append arctan2 dot float_power inner less_equal logaddexp2 logical_xor matmul "
             "multiply not_equal outer tensordot",
     None: "atleast_1d atleast_2d atleast_3d broadcast_arrays",

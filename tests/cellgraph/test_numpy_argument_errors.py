@@ -20,6 +20,13 @@ def T(values):  # short, as the recorded sources spell it
 
 # (source, MindSpore 2.10's exception type), recorded
 CASES = [
+    ("mnp.split([1, 2], 2)", TypeError),
+    ("mnp.array_split([1, 2], 2)", TypeError),
+    ("mnp.hsplit(3, 1)", TypeError),
+    ("mnp.vsplit([[1, 2]], 1)", TypeError),
+    ("mnp.reshape(3, (1,))", TypeError),
+    ("mnp.matrix_power(x[:, :2], 1.5)", TypeError),
+    ("mnp.vander(3)", TypeError),
     ("mnp.sum(x, axis='a')", TypeError),
     ('mnp.sum(x, axis=1.5)', TypeError),
     ('mnp.sum(x, axis=5)', ValueError),
@@ -717,3 +724,14 @@ def test_valid_arguments_still_work():
                                np.corrcoef(np.arange(6.).reshape(2, 3), rowvar=False), rtol=1e-5)
     assert len(mnp.array_split(_x(), [1], axis=1)) == 2
     np.testing.assert_allclose(mnp.norm(_x(), ord=1).asnumpy(), 15.0)
+
+
+def test_array_likes_where_mindspore_takes_them():
+    # MindSpore 2.10's results: tril/triu of a vector fill a square matrix's rows with it;
+    # intersect1d and setdiff1d take lists
+    np.testing.assert_array_equal(mnp.tril([1.0, 2.0, 3.0]).asnumpy(),
+                                  [[1, 0, 0], [1, 2, 0], [1, 2, 3]])
+    np.testing.assert_array_equal(mnp.triu([1.0, 2.0, 3.0], 1).asnumpy(),
+                                  [[0, 2, 3], [0, 0, 3], [0, 0, 0]])
+    np.testing.assert_array_equal(mnp.intersect1d([1.0, 2.0, 3.0], T([2.0, 5.0])).asnumpy(), [2])
+    np.testing.assert_array_equal(mnp.setdiff1d([3, 1, 2], [2]).asnumpy(), [1, 3])
