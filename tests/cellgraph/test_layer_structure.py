@@ -278,3 +278,15 @@ def test_micro_batch_wrappers_hold_their_slicers(source, inputs_name):
     x = cg.Tensor(np.arange(8, dtype=np.float32).reshape(4, 2))
     whole = cell.network(x).asnumpy()
     np.testing.assert_allclose(cell(x).asnumpy(), whole[:2] + whole[2:], rtol=1e-6)
+
+
+def test_rnn_dropout_child_takes_its_seed_as_mindspore():
+    # MindSpore 2.10's mask, recorded: an LSTM always makes its dropout_op (drawing a dropout
+    # seed pair), so a Dropout made after it draws MindSpore's next pair
+    cg.set_seed(1)
+    nn.LSTM(3, 4)
+    nn.MultiheadAttention(4, 2)
+    dropout = nn.Dropout(p=0.5)
+    dropout.set_train()
+    kept = dropout(cg.Tensor(np.ones((2, 8), np.float32))).asnumpy() > 0
+    assert kept.astype(int).tolist() == [[1, 1, 0, 1, 1, 1, 0, 1], [1, 0, 0, 0, 1, 1, 1, 1]]
