@@ -373,8 +373,18 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
     return _pad_mirror(x, widths, reflect_type, 1 if mode == "reflect" else 0)
 
 
+def _float_draw_dtype(dtype, op: str):
+    """rand's and randn's dtype: float16, float32 or float64 (MindSpore: ValueError)."""
+    dtype = _dtype(dtype, op)
+    if dtype is None or not dtype.is_float or dtype.name not in ("float16", "float32",
+                                                                   "float64"):
+        raise _error(ArgumentValueError, op, f"the argument 'dtype' must be float16, float32 "
+                     f"or float64, got {dtype}")
+    return dtype
+
+
 def randn(*shape, dtype=float32):
-    return _cast(P.randn(*shape), _dtype(dtype, "randn"))
+    return _cast(P.randn(*shape), _float_draw_dtype(dtype, "randn"))
 
 
 def copy(a):
@@ -413,11 +423,25 @@ def diagflat(v, k=0):
 
 def randint(minval, maxval=None, shape=None, dtype=int32):
     """Integers uniformly drawn from [minval, maxval) (from [0, minval) with one bound)."""
+    for name, bound in (("minval", minval), ("maxval", maxval)):
+        if bound is not None and not isinstance(bound, numbers.Integral):
+            raise _error(ArgumentError, "randint", f"the type of the argument '{name}' must be "
+                         f"int, got {type(bound).__name__} {bound!r}")
     if maxval is None:
+        if minval <= 0:
+            raise _error(ArgumentValueError, "randint", f"the argument 'minval' must be > 0 "
+                         f"when 'maxval' is None, got {minval}")
         minval, maxval = 0, minval
-    shape = () if shape is None else (shape,) if isinstance(shape, numbers.Integral) else \
-        tuple(shape)
-    return P.randint(minval, maxval, shape, dtype=_dtype(dtype, "randint"))
+    if minval >= maxval:
+        raise _error(ArgumentValueError, "randint", f"'minval' must be less than 'maxval', got "
+                     f"{minval} and {maxval}")
+    dtype = _dtype(dtype, "randint")
+    if dtype is None or dtype.name not in ("int8", "int16", "int32", "int64"):
+        raise _error(ArgumentValueError, "randint", f"the argument 'dtype' must be int8, int16, "
+                     f"int32 or int64, got {dtype}")
+    # no shape: one value of shape (1,), as MindSpore's
+    shape = (1,) if shape is None else _shape(shape, "randint")
+    return P.randint(minval, maxval, shape, dtype=dtype)
 
 
 # ----- more of NumPy's creation functions ---------------------------------------------------------
@@ -522,7 +546,7 @@ def rand(*shape, dtype=float32):
     """Draws from U[0, 1) of the given shape."""
     shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) \
         else shape
-    return _cast(P.rand(*shape), _dtype(dtype, "rand"))
+    return _cast(P.rand(*shape), _float_draw_dtype(dtype, "rand"))
 
 
 def tri(N, M=None, k=0, dtype=float32):

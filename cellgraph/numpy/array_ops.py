@@ -444,6 +444,9 @@ def apply_over_axes(func, a, axes):
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """The sorted values found in both arrays (with `return_indices`, also their first
     positions in each)."""
+    if not isinstance(assume_unique, bool) or not isinstance(return_indices, bool):
+        raise _error(ArgumentError, "intersect1d", "assume_unique or return_indices is not bool "
+                     "type")
     if return_indices:
         a1, a2 = value_input(asarray(ar1), "intersect1d", "ar1"), value_input(
             asarray(ar2), "intersect1d", "ar2")

@@ -12,7 +12,12 @@ import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    ShapeError,
+    ShapeRunError,
+)
 
 from . import array_creations, array_ops, logic_ops
 from .array_creations import asarray
@@ -23,6 +28,7 @@ from .utils import (
     _bool_arg,
     _cast,
     _check_inner,
+    _distinct_axes,
     _dtype,
     _error,
     _flat_or,
@@ -79,6 +85,7 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
     """Sum over `axis` (all axes by default); bool input counts as int32."""
     _bool_arg(keepdims, "sum", "keepdims")
     a = asarray(a)
+    _distinct_axes(a, axis, "sum", ShapeRunError)
     dtype = _dtype(dtype, "sum") or (int32 if a.dtype.is_bool else None)
     out = _core.reduce_sum(_cast(a, dtype), axis, keepdims)
     return out if initial is None else F.add(out, initial)
@@ -88,23 +95,37 @@ def mean(a, axis=None, keepdims=False, dtype=None):
     """Arithmetic mean over `axis` (float32 for integer input)."""
     _bool_arg(keepdims, "mean", "keepdims")
     a = asarray(a)  # integers keep their dtype, their mean rounded towards zero (MindSpore's)
+    _distinct_axes(a, axis, "mean")
     if a.dtype.is_bool:
         a = F.cast(a, float32)
     return _cast(_core.reduce_mean(a, axis, keepdims), _dtype(dtype, "mean"))
+
+
+def _scalar_initial(initial, op: str) -> None:
+    if initial is not None and not isinstance(initial, numbers.Number) and not (
+            hasattr(initial, "shape") and tuple(initial.shape) == ()):
+        raise _error(ArgumentError, op, f"`initial` should be a scalar, got "
+                     f"{type(initial).__name__} {initial!r:.60}")
 
 
 def amax(a, axis=None, keepdims=False, initial=None, where=True):
     """The maximum over `axis`, at least `initial`; with a `where` mask only the elements it
     marks count (an initial value is needed then)."""
     _bool_arg(keepdims, "amax", "keepdims")
-    return F.amax(asarray(a), axis, keepdims, initial=initial, where=where)
+    a = asarray(a)
+    _distinct_axes(a, axis, "amax")
+    _scalar_initial(initial, "amax")
+    return F.amax(a, axis, keepdims, initial=initial, where=where)
 
 
 def amin(a, axis=None, keepdims=False, initial=None, where=True):
     """The minimum over `axis`, at most `initial`; with a `where` mask only the elements it
     marks count (an initial value is needed then)."""
     _bool_arg(keepdims, "amin", "keepdims")
-    return F.amin(asarray(a), axis, keepdims, initial=initial, where=where)
+    a = asarray(a)
+    _distinct_axes(a, axis, "amin")
+    _scalar_initial(initial, "amin")
+    return F.amin(a, axis, keepdims, initial=initial, where=where)
 
 
 def matmul(x1, x2, dtype=None):
@@ -323,6 +344,7 @@ def var(x, axis=None, ddof=0, keepdims=False):
     """Mean squared deviation from the mean, divided by N - ddof."""
     _bool_arg(keepdims, "var", "keepdims")
     x = asarray(x)
+    _distinct_axes(x, axis, "var")
     axes = tuple(range(len(x.shape))) if axis is None else (
         (axis,) if isinstance(axis, int) else tuple(axis))
     count = int(onp.prod([x.shape[normalize_axis(a, len(x.shape))] for a in axes]))

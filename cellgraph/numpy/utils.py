@@ -79,6 +79,19 @@ def _int_arg(value, op: str, name: str) -> int:
     return int(value)
 
 
+def _distinct_axes(a, axis, op: str, error=ArgumentValueError) -> None:
+    """A tuple or list of axes names each axis of `a` once (MindSpore: ValueError, or its
+    kernel's RuntimeError for sum)."""
+    if not isinstance(axis, (tuple, list)):
+        return
+    ndim = len(a.shape)
+    seen = [i % ndim if isinstance(i, numbers.Integral) and ndim and -ndim <= i < ndim else i
+            for i in axis]
+    if len(set(seen)) != len(seen):
+        raise _error(error, op, f"duplicate value in `axis`: {tuple(axis)} for a Tensor of rank "
+                     f"{ndim}")
+
+
 def _bool_arg(value, op: str, name: str) -> bool:
     if not isinstance(value, (bool, onp.bool_)):
         raise _error(ArgumentError, op, f"`{name}` should be a bool, but got "

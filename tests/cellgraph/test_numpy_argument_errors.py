@@ -20,6 +20,21 @@ def T(values):  # short, as the recorded sources spell it
 
 # (source, MindSpore 2.10's exception type), recorded
 CASES = [
+    ("mnp.mean(T([1, 2, 3]), (-1, 0))", ValueError),
+    ("mnp.amax(x, (0, 0))", ValueError),
+    ("mnp.var(x, (1, 1))", ValueError),
+    ("mnp.sum(x, (1, -1))", RuntimeError),
+    ("mnp.amax(x, initial=[1.0, 2.0])", TypeError),
+    ("mnp.intersect1d(x, x, assume_unique=1)", TypeError),
+    ("mnp.intersect1d(None, None)", TypeError),
+    ("mnp.randint(1.2)", TypeError),
+    ("mnp.randint(0)", ValueError),
+    ("mnp.randint(5, 2)", ValueError),
+    ("mnp.randint(1, 5, dtype='float32')", ValueError),
+    ("mnp.rand(dtype='int32')", ValueError),
+    ("mnp.randn(dtype=ms.int32)", ValueError),
+    ("ms.ops.arange(10, 1)", ValueError),
+    ("ms.ops.arange([1])", TypeError),
     ("mnp.split([1, 2], 2)", TypeError),
     ("mnp.array_split([1, 2], 2)", TypeError),
     ("mnp.hsplit(3, 1)", TypeError),
@@ -735,3 +750,12 @@ def test_array_likes_where_mindspore_takes_them():
                                   [[0, 2, 3], [0, 0, 3], [0, 0, 0]])
     np.testing.assert_array_equal(mnp.intersect1d([1.0, 2.0, 3.0], T([2.0, 5.0])).asnumpy(), [2])
     np.testing.assert_array_equal(mnp.setdiff1d([3, 1, 2], [2]).asnumpy(), [1, 3])
+
+
+def test_draws_and_ranges_as_mindspore():
+    # MindSpore 2.10's shapes: randint without a shape draws one value of shape (1,)
+    assert mnp.randint(1, 5).shape == (1,)
+    assert mnp.randint(2, 7, (2, 3)).shape == (2, 3)
+    assert mnp.rand(2, dtype="float16").dtype == ms.float16
+    np.testing.assert_array_equal(ms.ops.arange(5, 0, -1).asnumpy(), [5, 4, 3, 2, 1])
+    assert float(mnp.amax(_x(), initial=10.0).asnumpy()) == 10.0
