@@ -759,3 +759,12 @@ def test_draws_and_ranges_as_mindspore():
     assert mnp.rand(2, dtype="float16").dtype == ms.float16
     np.testing.assert_array_equal(ms.ops.arange(5, 0, -1).asnumpy(), [5, 4, 3, 2, 1])
     assert float(mnp.amax(_x(), initial=10.0).asnumpy()) == 10.0
+
+
+def test_unsigned_and_unsized_dtype_names():
+    # MindSpore 2.10's mindspore.numpy: uint16/32/64, and uint, int_, float_ are 32-bit
+    assert (mnp.uint, mnp.uint16, mnp.uint32, mnp.uint64) == (
+        ms.uint32, ms.uint16, ms.uint32, ms.uint64)
+    assert (mnp.int_, mnp.float_) == (ms.int32, ms.float32)
+    assert (mnp.PINF, mnp.NINF) == (np.inf, -np.inf)
+    assert mnp.ones((2,), mnp.uint32).dtype == ms.uint32
