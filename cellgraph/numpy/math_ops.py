@@ -806,8 +806,14 @@ def result_type(*arrays_and_dtypes):
     """The dtype the arguments promote to together."""
     from cellgraph.primitives import dtype as _dt
 
-    dtypes = [a if isinstance(a, _dt.DType) else (asarray(a).dtype if not isinstance(
-        a, numbers.Number) else None) for a in arrays_and_dtypes]
+    def dtype_of(a):
+        if isinstance(a, _dt.DType):
+            return a
+        if isinstance(a, (str, type, onp.dtype)):  # a dtype's name or code: '?', 'int32'
+            return _dtype(a, "result_type")
+        return None if isinstance(a, numbers.Number) else asarray(a).dtype
+
+    dtypes = [dtype_of(a) for a in arrays_and_dtypes]
     out = None
     for d in dtypes:
         if d is not None:

@@ -768,3 +768,11 @@ def test_unsigned_and_unsized_dtype_names():
     assert (mnp.int_, mnp.float_) == (ms.int32, ms.float32)
     assert (mnp.PINF, mnp.NINF) == (np.inf, -np.inf)
     assert mnp.ones((2,), mnp.uint32).dtype == ms.uint32
+
+
+def test_result_type_takes_dtype_names_and_codes():
+    # as NumPy's (MindSpore's numpy test compares them): '?' is bool
+    args = ("?", True, mnp.uint16, mnp.ones((2, 3)).astype(mnp.int32))
+    assert [mnp.result_type(*args[:i + 1]) for i in range(4)] == [
+        ms.bool_, ms.bool_, ms.uint16, ms.int32]
+    assert mnp.result_type("int8", np.float16) == ms.float16
