@@ -68,7 +68,9 @@ _LAZY = {
     **{name: ("cellgraph.common.seed", name) for name in (
         "get_rng_state", "get_seed", "set_rng_state", "set_seed")},
     **{name: ("cellgraph.common.generator", name) for name in (
-        "Generator", "default_generator", "initial_seed", "manual_seed")},
+        "Generator", "default_generator", "initial_seed", "manual_seed", "seed")},
+    "frombuffer": ("cellgraph.runtime.tensor", "frombuffer"),
+    "run_check": ("cellgraph.run_check", "run_check"),
     **{name: ("cellgraph.context", name) for name in (
         "COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context",
         "get_ps_context", "reset_ps_context", "set_context", "set_ps_context",
@@ -97,7 +99,7 @@ _LAZY = {
     **{name: ("cellgraph.train.safetensors", name) for name in (
         "ckpt_to_safetensors", "safetensors_to_ckpt")},
     **{name: ("cellgraph.train.serialization", name) for name in (
-        "load_checkpoint", "load_param_into_net", "save_checkpoint")},
+        "load_checkpoint", "load_param_into_net", "merge_sliced_parameter", "save_checkpoint")},
     **{name: ("cellgraph.vectorize", name) for name in ("hessian", "jacfwd", "jacrev", "vmap")},
     **{name: ("cellgraph.train.metrics", name) for name in (
         "Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric", "CosineSimilarity",
@@ -238,6 +240,7 @@ __all__ = [
     "float64",
     "float_",
     "from_numpy",
+    "frombuffer",
     "get_auto_parallel_context",
     "get_context",
     "get_current_device",
@@ -278,6 +281,7 @@ __all__ = [
     "memory_allocated",
     "memory_reserved",
     "memory_stats",
+    "merge_sliced_parameter",
     "mindrecord",
     "mint",
     "ms_class",
@@ -298,8 +302,10 @@ __all__ = [
     "reset_max_memory_reserved",
     "reset_peak_memory_stats",
     "reset_ps_context",
+    "run_check",
     "safetensors_to_ckpt",
     "save_checkpoint",
+    "seed",
     "set_auto_parallel_context",
     "set_context",
     "set_dec_mode",

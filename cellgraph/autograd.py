@@ -406,4 +406,7 @@ def _check_bprop_arity(cell, n_inputs: int) -> None:
 
 
 def stop_gradient(x):
+    """`x` with no gradient flowing back through it; a Python number is returned as it is."""
+    if isinstance(x, (bool, int, float, complex)):
+        return x
     return F.stop_gradient(x) if abstract_of(x) else x

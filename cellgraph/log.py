@@ -44,4 +44,6 @@ def get_level() -> str:
 
 
 def get_log_config() -> dict:
-    return {"GLOG_v": get_level()}
+    """The logging settings in MindSpore's names: the level, and GLOG_logtostderr "1" (this
+    logger writes to stderr; it keeps no log files)."""
+    return {"GLOG_v": get_level(), "GLOG_logtostderr": "1"}

@@ -6,7 +6,14 @@ from cellgraph.train.loss_scale_manager import (
 )
 
 from .build import build_train_network
-from .loss_scaler import DynamicLossScaler, LossScaler, StaticLossScaler, all_finite
+from .loss_scaler import (
+    DynamicLossScaler,
+    LossScaler,
+    StaticLossScaler,
+    _grad_scale_map,  # noqa: F401  (MindSpore's helpers that LossScaler subclasses import)
+    _grad_unscale_map,  # noqa: F401
+    all_finite,
+)
 from .precision import (
     auto_mixed_precision,
     custom_mixed_precision,

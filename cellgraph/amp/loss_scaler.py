@@ -50,6 +50,17 @@ class LossScaler:
         raise NotImplementedError
 
 
+def _grad_scale_map(scale_value, inputs):
+    """Each Tensor of `inputs` (nested tuples, lists, dicts) times `scale_value` in its dtype:
+    MindSpore's helper that user LossScaler subclasses call."""
+    return _tree_map(lambda x: F.mul(x, F.cast(scale_value, x.dtype)), inputs)
+
+
+def _grad_unscale_map(scale_value, inputs):
+    """Each Tensor of `inputs` divided by `scale_value` (times its reciprocal, in its dtype)."""
+    return _tree_map(lambda x: F.mul(x, F.cast(F.reciprocal(scale_value), x.dtype)), inputs)
+
+
 def _positive(value, op: str, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value <= 0:
         raise ArgumentValueError(f"{op}: `{name}` must be a positive number, got {value!r}")
@@ -65,10 +76,10 @@ class StaticLossScaler(LossScaler):
             requires_grad=False)
 
     def scale(self, inputs):
-        return _tree_map(lambda x: F.mul(x, F.cast(self.scale_value, x.dtype)), inputs)
+        return _grad_scale_map(self.scale_value, inputs)
 
     def unscale(self, inputs):
-        return _tree_map(lambda x: F.div(x, F.cast(self.scale_value, x.dtype)), inputs)
+        return _grad_unscale_map(self.scale_value, inputs)
 
     def adjust(self, grads_finite):
         return False

@@ -31,10 +31,12 @@ __all__ = ["Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdag
 
 
 def _parameters(op: str, **values) -> None:
+    """The operands updated in place must be Parameters or Tensors (MindSpore updates a plain
+    Tensor in place too)."""
     for name, value in values.items():
-        if not is_parameter(value):  # an attribute, or a Parameter argument of the graph
-            raise DTypeError(f"{op}: `{name}` must be a Parameter (it is updated in place), got "
-                             f"{type(value).__name__}")
+        if not (is_parameter(value) or hasattr(value, "aval")):
+            raise DTypeError(f"{op}: `{name}` must be a Parameter or Tensor (it is updated in "
+                             f"place), got {type(value).__name__}")
 
 
 class _UpdateClass(PrimitiveClass):

@@ -14,6 +14,7 @@ import importlib
 
 from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
+from .callback import DSCallback, WaitedDSCallback
 from .csv_source import CSVDataset
 from .engine import Dataset
 from .engine.audio_sources import (
@@ -34,7 +35,7 @@ from .engine.folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
-from .engine.mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
+from .engine.mat_sources import Caltech101Dataset, Flowers102Dataset, SBDataset, SVHNDataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -66,6 +67,7 @@ from .engine.vision_sources import (
     WIDERFaceDataset,
 )
 from .iterators import DictIterator, TupleIterator
+from .lsun_source import LSUNDataset
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipDataset
 from .random_source import RandomDataset
@@ -74,6 +76,7 @@ from .readers import (
     Cifar100Dataset,
     FashionMnistDataset,
     ImageFolderDataset,
+    KMnistDataset,
     MnistDataset,
     Shuffle,
     TextFileDataset,
@@ -98,6 +101,7 @@ from .text_sources import (
     DBpediaDataset,
     PennTreebankDataset,
     SogouNewsDataset,
+    SST2Dataset,
     YahooAnswersDataset,
     YelpReviewDataset,
 )
@@ -117,14 +121,22 @@ def zip(datasets):  # MindSpore's name; the builtin is not used in this module
     return ZipDataset(datasets)
 
 
-# the configuration functions MindSpore's dataset has at its top level too
-from .config import (
+# the configuration names MindSpore's dataset has at its top level too (outside its __all__)
+from .config import (  # noqa: F401
+    ErrorSamplesMode,
     get_callback_timeout,
     get_debug_mode,
+    get_enable_watchdog,
+    get_error_samples_mode,
+    get_multiprocessing_start_method,
+    get_multiprocessing_timeout_interval,
     get_num_parallel_workers,
     get_seed,
+    get_video_backend,
     set_seed,
+    set_video_backend,
 )
+from .debug import DebugHook  # noqa: F401  (MindSpore has it here, outside its __all__)
 from .engine.serializer_deserializer import compare, deserialize, serialize, show
 
 __all__ = [
@@ -135,6 +147,7 @@ __all__ = [
     "CLUEDataset",
     "CMUArcticDataset",
     "CSVDataset",
+    "Caltech101Dataset",
     "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",
@@ -144,6 +157,7 @@ __all__ = [
     "CocoDataset",
     "DBpediaDataset",
     "DIV2KDataset",
+    "DSCallback",
     "Dataset",
     "DatasetCache",
     "DictIterator",
@@ -163,8 +177,10 @@ __all__ = [
     "ImageFolderDataset",
     "IterSampler",
     "KITTIDataset",
+    "KMnistDataset",
     "LFWDataset",
     "LJSpeechDataset",
+    "LSUNDataset",
     "LibriTTSDataset",
     "LineReader",
     "ManifestDataset",
@@ -185,6 +201,7 @@ __all__ = [
     "SBDataset",
     "SBUDataset",
     "SQuADDataset",
+    "SST2Dataset",
     "STL10Dataset",
     "SUN397Dataset",
     "SVHNDataset",
@@ -205,6 +222,7 @@ __all__ = [
     "USPSDataset",
     "VOCDataset",
     "WIDERFaceDataset",
+    "WaitedDSCallback",
     "WeightedRandomSampler",
     "WikiTextDataset",
     "YahooAnswersDataset",

@@ -13,12 +13,17 @@ from cellgraph.primitives.errors import UnsupportedError
 
 from . import _std_shuffle
 from .core import config
-from .core.validator_helpers import check_sampler_shuffle_shard_options
+from .core.validator_helpers import (
+    check_dir,
+    check_sampler_shuffle_shard_options,
+    check_valid_str,
+)
 from .engine import check_num_parallel_workers
 from .samplers import Shuffle
 from .sources import MappableSource
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
+           "KMnistDataset",
            "MnistDataset", "Shuffle", "TextFileDataset"]
 
 _IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4",
@@ -80,37 +85,54 @@ class _ArraySource(MappableSource):
 
 
 class MnistDataset(_ArraySource):
-    """MNIST (or Fashion-MNIST) IDX files: columns image (28, 28, 1) uint8 and label uint32."""
+    """MNIST (or Fashion-MNIST) IDX files: columns image (28, 28, 1) uint8 and label uint32.
+
+    The files are found as MindSpore finds them: the names holding "<prefix>-images" and
+    "idx3-ubyte" (labels: "<prefix>-labels", "idx1-ubyte"), prefix "train" or "t10k" for one
+    usage and none for "all", paired in sorted order (so "all" reads the test part first)."""
 
     op = "MnistDataset"
-    _FILES: ClassVar[dict] = {"train": "train", "test": "t10k"}
+    _NAME = "mnist"  # what MindSpore's messages call it
+    _FILES: ClassVar[dict] = {"train": "train", "test": "t10k", "all": ""}
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, ["train", "test", "all"], "usage")
         check_num_parallel_workers(num_parallel_workers)
-        self.dataset_dir = _directory(dataset_dir, self.op)
-        self.usage = _usage(usage, ("train", "test", "all"), self.op)
+        self.dataset_dir = dataset_dir
+        self.usage = "all" if usage is None else usage
         super().__init__(["image", "label"], {
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
 
-    _ALL: ClassVar[tuple] = ("train", "test")  # the parts usage "all" reads, in order
+    def _files(self) -> tuple[list, list]:
+        prefix, images, labels = self._FILES[self.usage], [], []
+        for name in sorted(os.listdir(self.dataset_dir)):
+            path = os.path.join(os.path.realpath(self.dataset_dir), name)
+            if f"{prefix}-images" in name and "idx3-ubyte" in name:
+                images.append(path)
+            elif f"{prefix}-labels" in name and "idx1-ubyte" in name:
+                labels.append(path)
+        if len(images) != len(labels):
+            raise RuntimeError(f"Invalid {self._NAME} file, num of images "
+                               f"should be equal to num of labels, but got num of images: "
+                               f"{len(images)}, num of labels: {len(labels)}.")
+        return images, labels
 
     def load(self):
-        parts = self._ALL if self.usage == "all" else (self.usage,)
-        if self.usage == "all":  # the parts whose files are there (a folder may hold one)
-            parts = [p for p in parts if self._find(p, "images-idx3-ubyte", required=False)]
         images, labels = [], []
         self._row_files = []  # (first row, images file) of each part
-        for part in parts or ("train",):
-            image_file = self._find(part, "images-idx3-ubyte")
-            label_file = self._find(part, "labels-idx1-ubyte")
-            self._row_files.append((sum(len(i) for i in images), os.path.realpath(image_file)))
+        for image_file, label_file in zip(*self._files()):
+            self._row_files.append((sum(len(i) for i in images), image_file))
             images.append(read_idx(image_file)[..., None])
             labels.append(read_idx(label_file).astype(np.uint32))
             if len(images[-1]) != len(labels[-1]):
                 raise ValueError(f"{self.op}: {image_file!r} has {len(images[-1])} images "
                                  f"but {label_file!r} has {len(labels[-1])} labels")
+        if not images:
+            return [np.zeros((0, 28, 28, 1), np.uint8), np.zeros(0, np.uint32)]
         return [np.concatenate(images), np.concatenate(labels)]
 
     def row_at(self, index):
@@ -122,22 +144,19 @@ class MnistDataset(_ArraySource):
                              if first <= index)
         return row
 
-    def _find(self, part: str, suffix: str, required=True) -> str | None:
-        prefix = os.path.join(self.dataset_dir, self._FILES[part])
-        for sep in ("-", "."):
-            path = f"{prefix}{sep}{suffix}"
-            if os.path.isfile(path):
-                return path
-        if not required:
-            return None
-        raise ValueError(f"{self.op}: no file {self._FILES[part]}-{suffix} in "
-                         f"{self.dataset_dir!r}")
-
 
 class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST, which ships in MNIST's IDX files and names: the same columns."""
 
     op = "FashionMnistDataset"
+    _NAME = "fashion mnist"
+
+
+class KMnistDataset(MnistDataset):
+    """Kuzushiji-MNIST, which ships in MNIST's IDX files and names: the same columns."""
+
+    op = "KMnistDataset"
+    _NAME = "kmnist"
 
 
 class _CifarDataset(_ArraySource):
@@ -370,7 +389,9 @@ class TextFileDataset(_ArraySource):
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
-            raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
+            raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
+                            "'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or "
+                            "'Shuffle.FILES' or 'Shuffle.INFILE'.")
         self.shuffle_mode, self.workers = shuffle, num_parallel_workers
         super().__init__(["text"], {
             "num_samples": num_samples, "shuffle": shuffle is Shuffle.GLOBAL,

@@ -197,7 +197,13 @@ class _Mapped(MappableSource):
         return len(self.source)
 
     def row_at(self, index):
-        return as_row(self.source[index], self._names, self.op)
+        try:
+            item = self.source[index]
+        except Exception as error:  # MindSpore's report of the source's own error
+            from .nodes import user_code_error
+
+            raise user_code_error(error) from error
+        return as_row(item, self._names, self.op)
 
 
 class _Iterated(Dataset):

@@ -15,7 +15,7 @@ from .readers import TextFileDataset, shard_pieces, worker_order
 from .samplers import Shuffle
 
 __all__ = ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "PennTreebankDataset",
-           "SogouNewsDataset", "YahooAnswersDataset", "YelpReviewDataset", "shard_pieces",
+           "SST2Dataset", "SogouNewsDataset", "YahooAnswersDataset", "YelpReviewDataset", "shard_pieces",
            "worker_order"]
 
 
@@ -24,12 +24,13 @@ class _LineCorpus(TextFileDataset):
 
     _FILES: ClassVar[dict] = {}
     _ALL: ClassVar[list] = []  # the files of usage "all" in MindSpore's order (else sorted)
+    _DEFAULT_USAGE: ClassVar[str] = "all"  # what usage=None reads
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
         files = self._checked(dataset_dir, usage, num_samples, num_shards, num_parallel_workers,
                               shard_id)
-        self.dataset_dir, self.usage = dataset_dir, usage or "all"
+        self.dataset_dir, self.usage = dataset_dir, usage or self._DEFAULT_USAGE
         super().__init__(files, num_samples or None, num_parallel_workers, shuffle, num_shards,
                          shard_id, cache)
         self.dataset_files = files  # in MindSpore's order, not sorted
@@ -41,9 +42,9 @@ class _LineCorpus(TextFileDataset):
         if not os.path.isdir(dataset_dir):
             raise ValueError(f"The folder {dataset_dir} does not exist or is not a directory "
                              f"or permission denied!")
-        usage = "all" if usage is None else usage
+        usage = self._DEFAULT_USAGE if usage is None else usage
         type_check(usage, (str,), "usage")
-        valid = [*self._FILES, "all"]
+        valid = [*self._FILES] + (["all"] if self._DEFAULT_USAGE == "all" else [])
         if usage not in valid:
             raise ValueError(f"Input usage is not within the valid set of {valid}.")
         if num_samples is not None:
@@ -78,6 +79,8 @@ class _CsvCorpus(_LineCorpus):
 
     _FILES: ClassVar[dict] = {"train": "train.csv", "test": "test.csv"}
     _COLUMNS: ClassVar[list] = []
+    _DELIMITER: ClassVar[str] = ","
+    _HEADER: ClassVar[bool] = False  # the first line names the columns: not a row
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
@@ -91,12 +94,16 @@ class _CsvCorpus(_LineCorpus):
         for path in self.dataset_files:
             start = len(rows)
             with open(path, encoding="utf-8", newline="") as f:
-                reader = csv.reader(f)
+                reader = csv.reader(f, delimiter=self._DELIMITER)
                 line = 1  # where the next record starts
+                if self._HEADER:
+                    next(reader, None)
+                    line = reader.line_num + 1
                 for record in reader:
                     start_line, line = line, reader.line_num + 1
                     if not record:
                         continue
+                    record = self._fields(record)
                     count = len(self._names)
                     if len(record) != count:  # MindSpore's words, both ways round
                         detail = ("Invalid columns, the size of column_names should be less "
@@ -111,6 +118,10 @@ class _CsvCorpus(_LineCorpus):
             self.file_rows.append(np.arange(start, len(rows)))
         return [np.array([row[i] for row in rows], dtype=np.str_)
                 for i in range(len(self._names))]
+
+    def _fields(self, record: list) -> list:
+        """The fields of a record that are columns."""
+        return record
 
 
 class AGNewsDataset(_CsvCorpus):
@@ -146,6 +157,27 @@ class SogouNewsDataset(_CsvCorpus):
                  num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
         super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
                          num_shards, shard_id, cache)
+
+
+class SST2Dataset(_CsvCorpus):
+    """The Stanford Sentiment Treebank's binary task (GLUE's SST-2): train.tsv, dev.tsv and
+    test.tsv in `dataset_dir`, tab-separated under a header line; columns sentence and label
+    (strings), or for usage "test" only sentence (its leading index field is dropped)."""
+
+    op = "SST2Dataset"
+    _FILES: ClassVar[dict] = {"train": "train.tsv", "test": "test.tsv", "dev": "dev.tsv"}
+    _DEFAULT_USAGE: ClassVar[str] = "train"
+    _DELIMITER: ClassVar[str] = "\t"
+    _HEADER: ClassVar[bool] = True
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         num_shards, shard_id, cache)
+        self._names = ["sentence"] if self.usage == "test" else ["sentence", "label"]
+
+    def _fields(self, record: list) -> list:
+        return record[1:] if self.usage == "test" else record
 
 
 class YahooAnswersDataset(_CsvCorpus):

@@ -220,7 +220,9 @@ class TFRecordDataset(_ArraySource):
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
-            raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
+            raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
+                            "'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or "
+                            "'Shuffle.FILES' or 'Shuffle.INFILE'.")
         if (num_shards is None) != (shard_id is None):
             raise RuntimeError(f"{self.op}: `num_shards` and `shard_id` must be given together")
         if num_shards is not None and not 0 <= shard_id < num_shards:

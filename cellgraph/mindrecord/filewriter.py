@@ -146,8 +146,9 @@ class FileWriter:
         self._saved += saved
         return raw, blob
 
-    def add_schema(self, content, desc=None) -> int:
-        """Set the schema ({name: {"type": T[, "shape": [...]]}}); returns its id, 0."""
+    def add_schema(self, content, desc=None) -> None:
+        """Set the schema ({name: {"type": T[, "shape": [...]]}}). Returns None, as MindSpore
+        2.10's does (its docstring's schema id is not returned)."""
         if self._schema is not None:
             raise RuntimeError("FileWriter.add_schema: the schema was already added (a "
                                "MindRecord file holds one schema)")
@@ -164,7 +165,6 @@ class FileWriter:
             raise MRMInvalidSchemaError(re.sub(r" \([^()]*\)\.$", ".", detail)) from None
         self._blobs = fmt.blob_fields(self._schema)
         self._desc = desc or ""
-        return 0
 
     def add_index(self, index_fields) -> None:
         """Fields to index in the `.db` files: scalar fields of the schema (not bytes, not

@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import inspect
 import threading
+from collections import OrderedDict
 
 from cellgraph import context
 from cellgraph._check_jit_forbidden_api import jit_forbidden_register
@@ -392,11 +393,13 @@ class Cell(CellState):
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
 
     # -- discovery --------------------------------------------------------------------------
-    def name_cells(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if isinstance(v, Cell)}
+    def name_cells(self) -> OrderedDict:
+        """{attribute name: child Cell}, an OrderedDict as MindSpore's."""
+        return OrderedDict((k, v) for k, v in self.__dict__.items() if isinstance(v, Cell))
 
     def cells(self):
-        return list(self.name_cells().values())
+        """The child Cells: the values view of name_cells, as MindSpore's."""
+        return self.name_cells().values()
 
     def cells_and_names(self, cells=None, name_prefix=""):
         """Yield (name, cell) for this Cell and every Cell below it, each once; Cells in
@@ -520,11 +523,12 @@ class Cell(CellState):
         """The Parameters this Cell holds itself by key (MindSpore's `cell._params`)."""
         return dict(_parameter_table(self))
 
-    def parameters_dict(self, recurse=True) -> dict:
+    def parameters_dict(self, recurse=True) -> OrderedDict:
         """{Parameter name: Parameter}, in attribute order: keyed by each Parameter's own
         name as MindSpore's is (the hierarchical name where it has none), so a renamed
         Parameter (`update_parameters_name`) is found under its new name."""
-        return {p.name or name: p for name, p in self.parameters_and_names(expand=recurse)}
+        return OrderedDict((p.name or name, p)
+                           for name, p in self.parameters_and_names(expand=recurse))
 
     def update_parameters_name(self, prefix="", recurse=True) -> None:
         """Name every Parameter (of sub-Cells too, if `recurse`) `prefix` and its path in
@@ -562,7 +566,10 @@ class Cell(CellState):
         return self
 
     def add_flags(self, **flags):
+        """Record `flags` (get_flags) and set each as an attribute, as MindSpore's does
+        (`net.add_flags(sink_mode=True)`, then `net.sink_mode`); returns self."""
         self.__dict__.setdefault("_flags", {}).update(flags)
+        self.__dict__.update(flags)
         return self
 
     def add_flags_recursive(self, **flags):

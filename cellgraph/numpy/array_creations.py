@@ -521,13 +521,11 @@ def _shape_of_2d(arr, op):
 
 
 def indices(dimensions, dtype=int32, sparse=False):
-    """The index grids of an array of shape `dimensions`: one array per axis, stacked (or, with
-    `sparse`, a tuple of arrays shaped to broadcast)."""
+    """The index grids of an array of shape `dimensions`: a list of one array per axis, each of
+    that shape (with `sparse`, shaped to broadcast), as MindSpore's numpy returns them."""
     dtype = _dtype(dtype, "indices")
     grids = onp.indices(tuple(dimensions), sparse=sparse)
-    if sparse:
-        return tuple(Tensor(g.astype(dtype.np), dtype) for g in grids)
-    return Tensor(grids.astype(dtype.np), dtype)
+    return [Tensor(g.astype(dtype.np), dtype) for g in grids]
 
 
 def ix_(*args):

@@ -155,9 +155,20 @@ def swapaxes(x, axis1, axis2):
 
 
 def moveaxis(a, source, destination):
+    """`a` with the axes `source` (an int or a sequence) moved to `destination` (the same
+    count), the other axes keeping their order."""
     a = asarray(a)
-    order = [i for i in range(len(a.shape)) if i != normalize_axis(source, len(a.shape))]
-    order.insert(normalize_axis(destination, len(a.shape)), normalize_axis(source, len(a.shape)))
+    ndim = len(a.shape)
+    many = isinstance(source, (list, tuple))
+    source = [normalize_axis(s, ndim) for s in (source if many else [source])]
+    destination = [normalize_axis(d, ndim) for d in (
+        destination if isinstance(destination, (list, tuple)) else [destination])]
+    if len(source) != len(destination):
+        raise ValueError(f"moveaxis: `source` and `destination` must have the same number of "
+                         f"elements, got {len(source)} and {len(destination)}")
+    order = [i for i in range(ndim) if i not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
     return F.transpose(a, tuple(order))
 
 
@@ -230,7 +241,7 @@ def array_split(x, indices_or_sections, axis=0):
             isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
         raise _error(ArgumentError, "array_split", f"`indices_or_sections` should be an int, "
                      f"a tuple of ints or a list of ints, got {sections!r}")
-    return list(P.tensor_split(asarray(x), indices_or_sections, axis))
+    return tuple(P.tensor_split(asarray(x), indices_or_sections, axis))
 
 
 def broadcast_arrays(*args):
@@ -242,6 +253,19 @@ def broadcast_arrays(*args):
 def repeat(a, repeats, axis=None):
     """Each element `repeats` times along axis (of the flattened array when None)."""
     a, axis = _flat_or(a, axis)
+    if isinstance(repeats, (list, tuple)) and len(repeats) == 1:
+        repeats = repeats[0]
+    if isinstance(repeats, (list, tuple)):  # one count per element along the axis
+        if not all(isinstance(r, numbers.Integral) and r >= 0 for r in repeats):
+            raise TypeError(f"repeat: `repeats` must be ints >= 0, got {repeats!r}")
+        length = a.shape[normalize_axis(axis, a.ndim)]
+        if len(repeats) != length:
+            raise ValueError(f"For 'repeat_interleave', the length of 'repeats' must be the same "
+                             f"as the shape of the original tensor in the 'axis' dimension, but "
+                             f"got the length of 'repeats' {len(repeats)}, the shape of the "
+                             f"original tensor in the 'axis' dimension {length}.")
+        index = onp.repeat(onp.arange(length, dtype=onp.int32), repeats)
+        return F.gather(a, asarray(index), axis)
     if not isinstance(repeats, numbers.Integral):
         raise TypeError(f"repeat: `repeats` must be an int, got {repeats!r}")
     return P.repeat_elements(a, int(repeats), axis)

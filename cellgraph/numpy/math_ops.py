@@ -11,7 +11,7 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import functional as _core
-from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis
+from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis, value_input
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -807,11 +807,11 @@ def result_type(*arrays_and_dtypes):
     from cellgraph.primitives import dtype as _dt
 
     def dtype_of(a):
-        if isinstance(a, _dt.DType):
-            return a
-        if isinstance(a, (str, type, onp.dtype)):  # a dtype's name or code: '?', 'int32'
-            return _dtype(a, "result_type")
-        return None if isinstance(a, numbers.Number) else asarray(a).dtype
+        if isinstance(a, _dt.DType) or a is None or isinstance(a, numbers.Number):
+            return a if isinstance(a, _dt.DType) else None   # numbers are weak
+        if isinstance(a, (str, type, onp.dtype)):  # 'i2', numpy.float32, numpy.dtype
+            return _dt.from_numpy(onp.dtype(a))
+        return asarray(a).dtype
 
     dtypes = [dtype_of(a) for a in arrays_and_dtypes]
     out = None
@@ -839,6 +839,64 @@ def ravel_multi_index(multi_index, dims, mode="clip", order="C"):
         term = F.mul(index, int(stride))
         out = term if out is None else F.add(out, term)
     return out
+
+
+
+# ----- histograms: their bins follow from the data, so they are counted on the host ----------
+
+__all__ += ["histogram", "histogram2d", "histogramdd"]
+
+
+def _host(value, op: str, what: str):
+    """The values of an argument (a Tensor whose values are known, or a Python sequence)."""
+    if value is None or isinstance(value, (numbers.Number, str)):
+        return value
+    return value_input(asarray(value), op, what)
+
+
+def _edges(bins, edges):
+    """MindSpore's bin edges: the dtype of bins given as a sequence (int32 for Python ints),
+    float32 when computed from the data."""
+    if isinstance(bins, numbers.Integral):  # start + i * step in float32, as MindSpore's
+        low, high = onp.float32(edges[0]), onp.float32(edges[-1])
+        step = onp.float32((high - low) / onp.float32(bins))
+        ours = low + onp.arange(bins + 1, dtype=onp.float32) * step
+        ours[-1] = high
+        return asarray(ours)
+    return asarray(bins) if not hasattr(bins, "aval") else bins
+
+
+def histogram(a, bins=10, range=None, weights=None, density=False):
+    """(the float32 counts of the flattened `a` in `bins`, the bin edges), as NumPy's
+    histogram; `weights` sum instead of counting, `density` normalises to a density."""
+    values = _host(a, "histogram", "a")
+    weights = _host(weights, "histogram", "weights")
+    hist, edges = onp.histogram(onp.ravel(values), _host(bins, "histogram", "bins"), range=range,
+                                weights=None if weights is None else onp.ravel(weights),
+                                density=density)
+    return asarray(hist.astype(onp.float32)), _edges(bins, edges)
+
+
+def histogramdd(sample, bins=10, range=None, weights=None, density=False):
+    """(the float32 counts of the rows of `sample` (N, D) in a D-dimensional grid of bins, a
+    list of the D arrays of bin edges), as NumPy's histogramdd."""
+    values = _host(sample, "histogramdd", "sample")
+    spec = bins if isinstance(bins, numbers.Integral) else [
+        b if isinstance(b, numbers.Integral) else _host(b, "histogramdd", "bins") for b in bins]
+    hist, edges = onp.histogramdd(values, spec, range=range, density=density,
+                                  weights=_host(weights, "histogramdd", "weights"))
+    per_axis = bins if isinstance(bins, (list, tuple)) else [bins] * len(edges)
+    return asarray(hist.astype(onp.float32)), [_edges(b, e) for b, e in zip(per_axis, edges)]
+
+
+def histogram2d(x, y, bins=10, range=None, weights=None, density=False):
+    """(the float32 counts of the points (x[i], y[i]) in a 2-D grid of bins, the x edges, the
+    y edges), as NumPy's histogram2d."""
+    sample = onp.stack([onp.ravel(_host(x, "histogram2d", "x")),
+                        onp.ravel(_host(y, "histogram2d", "y"))], axis=1)
+    pair = bins if isinstance(bins, (list, tuple)) and len(bins) == 2 else [bins, bins]
+    hist, edges = histogramdd(sample, pair, range, weights, density)
+    return hist, edges[0], edges[1]
 
 
 take_tensors_only(globals())

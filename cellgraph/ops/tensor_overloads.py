@@ -777,13 +777,18 @@ def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def argmax_with_value(self, axis=0, keep_dims=False):
-    """(the largest values along `axis`, their indices)."""
+    """(the largest values along `axis`, their indices); with axis None the largest of all and
+    index 0, as ops.max gives it."""
+    if axis is None:
+        return _ops().max(self)
     index, values = _ops().ArgMaxWithValue(axis, keep_dims)(self)
     return values, index
 
 
 def argmin_with_value(self, axis=0, keep_dims=False):
-    """(the smallest values along `axis`, their indices)."""
+    """(the smallest values along `axis`, their indices); axis None as in argmax_with_value."""
+    if axis is None:
+        return _ops().min(self)
     index, values = _ops().ArgMinWithValue(axis, keep_dims)(self)
     return values, index
 
@@ -829,6 +834,7 @@ def choose(self, choices, mode="clip"):
     clipped (mode 'clip') or wrapped ('wrap'); 'raise' leaves them to the gather, which
     raises."""
     ops = _ops()
+    choices = [c if hasattr(c, "aval") else _tensor(c) for c in choices]  # lists, numbers
     stacked = ops.stack([ops.broadcast_to(c, tuple(self.shape)) for c in choices], 0)
     n = len(choices)
     index = self.astype(dt.int64)

@@ -52,10 +52,12 @@ class DType:
             return ML_DTYPES[self.np_name]
         return {"f": "f", "i": "i", "u": "u", "c": "c"}[self.np.kind] + str(self.np.itemsize * 8)
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return self.label
 
-    __str__ = __repr__
+    def __repr__(self) -> str:
+        """The name it is reached by, as MindSpore's: `cellgraph.float32`, `cellgraph.bool`."""
+        return f"cellgraph.{self.name.rstrip('_')}"
 
 
 float16 = DType("float16", "Float16", "float16")

@@ -14,7 +14,7 @@ import numbers
 from . import dtype as dt
 from .array_ops import broadcast_to
 from .batching import batch_size, broadcasting_rule, same_shape_rule, to_front
-from .core import FLOAT, Primitive, TensorType, abstract_of, broadcast_shapes
+from .core import FLOAT, Primitive, TensorType, abstract_of, broadcast_shapes, value_input
 from .errors import ArgumentValueError, DTypeError
 from .exports import export, export_class
 from .math_ops import add, exp, grad_like, log, mul, neg, sub
@@ -197,7 +197,10 @@ def igamma_grad_a(a, x):
 
 
 def polygamma(n, input):
-    """The n-th derivative of digamma at `input` (n = 0: digamma itself)."""
+    """The n-th derivative of digamma at `input` (n = 0: digamma itself). `n` is an int, or a
+    0-d integer Tensor as MindSpore's Polygamma takes it (its value known when compiling)."""
+    if hasattr(n, "aval") and abstract_of(n).dtype.is_int and abstract_of(n).ndim == 0:
+        n = int(value_input(n, "Polygamma", "n"))
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise DTypeError(f"Polygamma: expected an int order n, got {type(n).__name__} {n!r}")
     return digamma(input) if n == 0 else polygamma_p(input, n=int(n))

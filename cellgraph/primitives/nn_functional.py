@@ -194,7 +194,10 @@ def softplus(input, beta=1, threshold=20):
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     """min(max(x, clip_value_min), clip_value_max); either bound may be None. As MindSpore's,
     composed of Maximum and Minimum: at a bound the gradient is shared equally between x and
-    the bound (hardtanh's too); `clamp` is the closed-interval kernel."""
+    the bound (hardtanh's too); `clamp` is the closed-interval kernel. A list or tuple of
+    Tensors gives a list of each clipped, as MindSpore's."""
+    if isinstance(x, (list, tuple)):
+        return [clip_by_value(t, clip_value_min, clip_value_max) for t in x]
     F._check_value(x, "ClipByValue")
     if clip_value_min is None and clip_value_max is None:
         raise ArgumentValueError("For 'clip_by_value', at least one of 'clip_value_min' or "

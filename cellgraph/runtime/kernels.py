@@ -110,15 +110,19 @@ def _check_range(xp, x, low, high, what, op=None, error="index"):
 # ----- integer division by zero, as MindSpore 2.10's CPU kernels answer it ------------------------
 
 
+def _is_kind(xp, dtype, kind) -> bool:
+    """xp.isdtype, False for a dtype the namespace does not know (ml_dtypes' bfloat16, float8s:
+    floats)."""
+    try:
+        return xp.isdtype(dtype, kind)
+    except TypeError:
+        return False
+
+
 def _int_dtype(xp, x, y):
     """The integer dtype of x // y (operands already share it; one may be a Python int)."""
     dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
-    if dtype is None:
-        return None
-    try:
-        return dtype if xp.isdtype(dtype, "integral") else None
-    except TypeError:  # a dtype the namespace does not know: ml_dtypes' bfloat16 and float8s
-        return None
+    return dtype if dtype is not None and _is_kind(xp, dtype, "integral") else None
 
 
 def _zero_divisor(xp, x, y):
@@ -325,10 +329,10 @@ TABLE["reduce_prod"] = lambda xp, x, axis=(), keep_dims=False: xp.prod(
 def _reduce_mean(xp, x, axis=(), keep_dims=False):
     """The mean; of integers, their sum in the dtype divided by the count rounded towards zero
     (MindSpore's ReduceMean keeps the dtype), and of bools a float32."""
-    if xp.isdtype(x.dtype, "bool"):
+    if _is_kind(xp, x.dtype, "bool"):
         return xp.astype(xp.mean(xp.astype(x, xp.float32), axis=_axes(axis), keepdims=keep_dims),
                          xp.float32)
-    if not xp.isdtype(x.dtype, "integral"):
+    if not _is_kind(xp, x.dtype, "integral"):
         return xp.mean(x, axis=_axes(axis), keepdims=keep_dims)
     total = xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
     count = max(math.prod(x.shape) // max(math.prod(total.shape), 1), 1)
@@ -673,7 +677,20 @@ def _digamma_right(xp, x):
     return xp.log(z) - 0.5 / z - series - sum(1 / (x + k) for k in range(SHIFT))
 
 
+def _in_float32(fn):
+    """`fn` computed in float32 for float16 input, the result cast back: its series lose too
+    much in half precision (digamma(1.5) came out 0.0371 against 0.0365)."""
+    @functools.wraps(fn)
+    def kernel_fn(xp, x, *args, **kwargs):
+        if getattr(x, "dtype", None) != xp.float16:
+            return fn(xp, x, *args, **kwargs)
+        return xp.astype(fn(xp, xp.astype(x, xp.float32), *args, **kwargs), xp.float16)
+
+    return kernel_fn
+
+
 @kernel("lgamma")
+@_in_float32
 def _lgamma(xp, x):
     left = x < 0.5
     safe_left = xp.where(left, x, 0.25)  # the reflection's arguments, kept away from poles
@@ -683,6 +700,7 @@ def _lgamma(xp, x):
 
 
 @kernel("digamma")
+@_in_float32
 def _digamma(xp, x):
     left = x < 0.5
     safe_left = xp.where(left, x, 0.25)
@@ -691,6 +709,7 @@ def _digamma(xp, x):
 
 
 @kernel("polygamma")
+@_in_float32
 def _polygamma(xp, x, n):
     """psi^(n)(x), n >= 1: (-1)^(n+1) [sum_k<m n!/(x+k)^(n+1) + the series (n-1)!/z^n +
     n!/(2 z^(n+1)) + sum_k B_2k (2k+n-1)!/((2k)! z^(2k+n)) at z = x + m], with m large enough

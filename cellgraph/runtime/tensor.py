@@ -152,7 +152,13 @@ class Tensor(TensorMethods):
         _check_input_data(input_data)
         _check_tensor_dtype(dtype)
         dtype = dtype if dtype is not None else _infer_dtype(input_data)
-        host = np.array(input_data, dtype=dtype.np)
+        try:
+            host = np.array(input_data, dtype=dtype.np)
+        except TypeError:  # complex numbers given a real dtype keep their real parts
+            values = np.array(input_data)
+            if values.dtype.kind != "c" or dtype.is_complex:
+                raise
+            host = values.real.astype(dtype.np)
         self._data = get_backend().from_host(host)
         self._dtype = dtype
 
@@ -360,14 +366,65 @@ class Tensor(TensorMethods):
         self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
         return self
 
+    def data_ptr(self) -> int:
+        """The address of the first element of this Tensor's data on its device."""
+        data = self._data
+        if isinstance(data, np.ndarray):
+            return int(data.ctypes.data)
+        for read in (lambda d: d.data_ptr(), lambda d: d.data.ptr,
+                     lambda d: d.unsafe_buffer_pointer()):  # torch, CuPy, JAX
+            try:
+                return int(read(data))
+            except AttributeError:
+                continue
+        return int(np.ascontiguousarray(self.asnumpy()).ctypes.data)
+
+    def is_pinned(self) -> bool:
+        """Whether the data sits in page-locked host memory: cellgraph never pins it."""
+        return False
+
+    def is_shared(self) -> bool:
+        """Whether the data sits in memory shared between processes: cellgraph's never does."""
+        return False
+
+    def get_bytes(self) -> bytes:
+        """The raw bytes of the data, in C order (Tensor.convert_bytes_to_tensor reads them)."""
+        return np.ascontiguousarray(self.asnumpy()).tobytes()
+
+    @staticmethod
+    def convert_bytes_to_tensor(bytes_data, shape, dtype) -> Tensor:
+        """A Tensor of `shape` and `dtype` from raw bytes (what get_bytes gives)."""
+        dtype = dt.as_dtype(dtype)
+        return Tensor(np.frombuffer(bytes_data, dtype.np).reshape(tuple(shape)).copy(), dtype)
+
+    def move_to(self, to, blocking=True) -> Tensor:
+        """A copy of this Tensor on device `to` ("Ascend", "GPU" or "CPU"), which must be the
+        context's device target, as in MindSpore. The copy is complete when it returns, which
+        `blocking=False` (an asynchronous copy) also allows."""
+        from cellgraph import context
+
+        if not isinstance(blocking, bool):
+            raise DTypeError(f"For 'move_to', the type of 'blocking' must be bool, but got "
+                             f"{type(blocking).__name__}.")
+
+        if to not in ("Ascend", "GPU", "CPU"):
+            raise ArgumentValueError(f"The value of 'to' must be one of ['Ascend', 'GPU', "
+                                     f"'CPU'], but got {to}")
+        target = context.get_context("device_target")
+        if to != target:
+            raise RuntimeError(f"The value of arg 'to' of method 'move_to' should be same with "
+                               f"device target, but got to:{to}, device target: {target}")
+        return Tensor(self.asnumpy().copy(), self.dtype)
+
     def itemset(self, *args) -> Tensor:
-        """One element replaced, in place: `itemset(value)` for a one-element Tensor,
-        `itemset(flat_index, value)` or `itemset((i, j, ...), value)`; returns self."""
+        """A copy with one element replaced (this Tensor is unchanged, as in MindSpore):
+        `itemset(value)` for a one-element Tensor, `itemset(flat_index, value)` or
+        `itemset((i, j, ...), value)`."""
         if not 1 <= len(args) <= 2:
             raise TypeError(f"itemset() takes 1 or 2 arguments, got {len(args)}")
         data = self.asnumpy().copy()
         _set_item(data, *args)
-        return self.assign_value(data)
+        return Tensor(data, self.dtype)
 
     def set_(self, source) -> Tensor:
         """This Tensor's data, shape and dtype replaced by `source`'s, in place; returns self."""
@@ -705,3 +762,30 @@ class ParameterTuple(tuple):
 def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
     """`mindspore.tensor(data, dtype)`: a new Tensor, as `Tensor(data, dtype)` makes it."""
     return Tensor(input_data, dtype, shape, init, const_arg)
+
+
+def frombuffer(buffer, dtype, count=-1, offset=0) -> Tensor:
+    """A 1-D Tensor of `dtype` over the bytes of `buffer` (an object with the buffer
+    interface), `count` items (-1: all) from byte `offset`, as MindSpore's frombuffer: on the
+    CPU it shares the buffer's memory, so a later change to a writable buffer shows."""
+    from cellgraph.primitives.errors import RunError
+
+    dtype = dt.as_dtype(dtype)
+    try:
+        length = memoryview(buffer).nbytes
+    except TypeError:
+        raise DTypeError(f"frombuffer: expected an object with the buffer interface, got "
+                         f"{type(buffer).__name__}") from None
+    size = dtype.np.itemsize
+    if count < -1 or count == 0 or length <= 0:
+        raise RunError(f"frombuffer: count must be -1 or positive and the buffer not empty, got "
+                       f"count {count} for a buffer of {length} bytes")
+    if not 0 <= offset < length:
+        raise RunError(f"frombuffer: offset must be in [0, {length - 1}], got {offset}")
+    if count == -1 and (length - offset) % size:
+        raise RunError(f"frombuffer: {length - offset} bytes after offset {offset} are not a "
+                       f"whole number of {dtype} elements ({size} bytes each)")
+    if count > 0 and count * size > length - offset:
+        raise RunError(f"frombuffer: {count} {dtype} elements need {count * size} bytes, the "
+                       f"buffer has {length - offset} after offset {offset}")
+    return Tensor.from_numpy(np.frombuffer(buffer, dtype.np, count, offset))

@@ -90,8 +90,22 @@ def _scalar_text(value) -> str:
     if isinstance(value, (float, np.floating)) or _is_bfloat16(np.asarray(value).dtype):
         return f"{float(value):g}"
     if isinstance(value, (complex, np.complexfloating)):
-        return str(complex(value))
+        return _complex_text(value)
     return str(int(value))
+
+
+def _complex_text(value) -> str:
+    """MindSpore's spelling of a complex element: each part in the shortest digits of its own
+    precision (float32 for complex64), no trailing `.0` and no parentheses: 1.3-0.4j, 0+2j."""
+    part_type = np.float32 if np.asarray(value).dtype == np.complex64 else np.float64
+
+    def part(v):
+        text = str(part_type(abs(v)))
+        return text.removesuffix(".0")
+
+    real, imag = value.real, value.imag
+    sign = "-" if np.signbit(imag) else "+"
+    return f"{'-' if np.signbit(real) and real != 0 else ''}{part(real)}{sign}{part(imag)}j"
 
 
 def _item_formatter(dtype: np.dtype):
@@ -106,8 +120,8 @@ def _item_formatter(dtype: np.dtype):
         return lambda v: format(float(v), spec)
     if dtype.kind == "b":
         return lambda v: "True".rjust(5) if v else "False"
-    if dtype.kind == "c":  # Python's spelling, (1+2j), as NumPy prints a complex scalar
-        return lambda v: str(complex(v))
+    if dtype.kind == "c":
+        return _complex_text
 
     def integer(v):
         text = str(int(v))

@@ -36,7 +36,7 @@ from .checkpoint_file import (
 )
 
 __all__ = ["CheckpointError", "export", "load", "load_checkpoint", "load_param_into_net",
-           "read_checkpoint_arrays", "save_checkpoint"]
+           "merge_sliced_parameter", "read_checkpoint_arrays", "save_checkpoint"]
 
 # MindSpore's tables from a checkpoint entry's type name to the dtype and to the NumPy type
 # (Int4 has no counterpart here: cellgraph has no 4-bit dtype; "str" entries load as str).
@@ -509,3 +509,39 @@ def _save_graph(network, file_name):
     raise UnsupportedError(f"_save_graph: cellgraph cannot write {type(network).__name__}'s "
                            f"graph as MindSpore's IR protobuf to {file_name!r}; use "
                            f"cellgraph.dump_ir or the `cellgraph ir` command to see it")
+
+
+def merge_sliced_parameter(sliced_parameters, strategy=None):
+    """One Parameter from the slices of a Parameter saved by several devices, joined along
+    axis 0 in order, with MindSpore's checks: a non-empty list of Parameters of one name, rank
+    and trailing shape. A `strategy` (MindSpore's saved parallel layouts) is not read by
+    cellgraph, which saves whole Parameters: given one, UnsupportedError."""
+    op = "merge_sliced_parameter"
+    if not isinstance(sliced_parameters, list):
+        raise DTypeError(f"For '{op}', the argument 'sliced_parameters' should be list, but got "
+                         f"{type(sliced_parameters)}.")
+    if not sliced_parameters:
+        raise ValueError(f"For '{op}', the argument 'sliced_parameters' should not be empty.")
+    if strategy and not isinstance(strategy, dict):
+        raise DTypeError(f"For '{op}', the argument 'strategy' should be dict, but got "
+                         f"{type(strategy)}.")
+    first = sliced_parameters[0]
+    for index, parameter in enumerate(sliced_parameters):
+        if not isinstance(parameter, Parameter):
+            raise DTypeError(f"For '{op}', the element in 'sliced_parameters' should be "
+                             f"'Parameter', but got {type(parameter)} at index {index}.")
+        if (parameter.name != first.name or len(parameter.shape) != len(first.shape)
+                or parameter.shape[1:] != first.shape[1:]):
+            raise ValueError(
+                f"For '{op}', please make sure that the elements in 'slice_parameters' have the "
+                f"same name, dimension length and shape except 0 axis. The name, dimension "
+                f"length, shape except 0 axis should be {first.name}, {len(first.shape)}, "
+                f"{tuple(first.shape[1:])}, but got name: {parameter.name}, dimension length: "
+                f"{len(parameter.shape)}, shape except 0 axis: {tuple(parameter.shape[1:])} at "
+                f"index {index}.")
+    if strategy:
+        raise UnsupportedError(f"{op}: merging by a parallel `strategy` is not supported; "
+                               f"cellgraph saves whole Parameters, so slices in order are "
+                               f"merged without one")
+    merged = Tensor(np.concatenate([p.asnumpy() for p in sliced_parameters]))
+    return Parameter(merged, first.name, first.requires_grad, first.layerwise_parallel)

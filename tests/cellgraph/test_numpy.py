@@ -88,7 +88,8 @@ def test_elementwise_and_reductions_match_numpy(data):
     close(mnp.mean(ta, axis=-1), np.mean(a, axis=-1))
     close(mnp.maximum(ta, tc), np.maximum(a, c))
     close(mnp.add(ta, 1.5), a + 1.5)
-    assert mnp.mean(Tensor(np.array([1, 2], np.int32))).dtype == cellgraph.float32
+    mean = mnp.mean(Tensor(np.array([1, 2], np.int32)))  # MindSpore's: the dtype, truncated
+    assert mean.dtype == cellgraph.int32 and mean.asnumpy() == 1
     assert mnp.sum(Tensor(np.array([True, True, False]))).asnumpy() == 2
     assert mnp.exp(Tensor(np.array([0, 1], np.int32))).dtype == cellgraph.float32
 

@@ -85,9 +85,13 @@ def test_adagrad_without_update_slots_leaves_accum():
                                np.sqrt(np.asarray(base["a"])), rtol=1e-5)
 
 
-def test_the_updated_must_be_parameters():
-    with pytest.raises(TypeError, match="ApplyAdaMax: `var` must be a Parameter"):
-        P.ApplyAdaMax()(from_np(base["var"]), from_np(base["a"]), from_np(base["b"]), S(0.9),
+def test_the_updated_must_be_parameters_or_tensors():
+    var = from_np(base["var"])   # a plain Tensor is updated in place, as in MindSpore
+    P.ApplyAdaMax()(var, from_np(base["a"]), from_np(base["b"]), S(0.9), S(0.001), S(0.9),
+                    S(0.99), S(1e-10), g)
+    assert not np.allclose(var.asnumpy(), base["var"])
+    with pytest.raises(TypeError, match="ApplyAdaMax: `var` must be a Parameter or Tensor"):
+        P.ApplyAdaMax()(np.asarray(base["var"]), from_np(base["a"]), from_np(base["b"]), S(0.9),
                         S(0.001), S(0.9), S(0.99), S(1e-10), g)
 
 

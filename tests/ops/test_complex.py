@@ -50,7 +50,7 @@ def test_tensor_from_complex_values():
     z = Tensor(np.asarray(1.3 + 0.4j), mstype.complex64)
     assert z.dtype == mstype.complex64 and z.asnumpy().dtype == np.complex64
     np.testing.assert_allclose(z.asnumpy(), np.complex64(1.3 + 0.4j))
-    assert "(1.3+0.4j)" in repr(Tensor(np.asarray([1.3 + 0.4j])))
+    assert "[1.3+0.4j]" in repr(Tensor(np.asarray([1.3 + 0.4j])))
     assert mstype.complex_type == (mstype.complex64, mstype.complex128)
     assert mstype.dtype_to_pytype(mstype.complex64) is complex
 

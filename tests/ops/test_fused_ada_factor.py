@@ -49,7 +49,8 @@ def test_one_step_as_mindspore(shape, flags, global_norm, expected):
                                    rtol=1e-5, atol=2e-6, err_msg=name)
 
 
-def test_state_must_be_parameters():
-    with pytest.raises(TypeError, match="`param` must be a Parameter"):
+def test_state_must_be_parameters_or_tensors():
+    with pytest.raises(TypeError, match="`param` must be a Parameter or Tensor"):
         ops.FusedAdaFactor()((1e-30, 1e-3), 1.0, 0.9, 0.8, 1e-2, 0.03, Tensor(np.ones(3)),
-                             *(Tensor(np.ones(3, np.float32)) for _ in range(5)))
+                             np.ones(3, np.float32),
+                             *(Tensor(np.ones(3, np.float32)) for _ in range(4)))

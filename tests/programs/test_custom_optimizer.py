@@ -122,8 +122,11 @@ def test_nesterov_apply_momentum_eagerly():
     np.testing.assert_allclose(accum.asnumpy(), new_accum, rtol=1e-6)
     np.testing.assert_allclose(var.asnumpy(), expected, rtol=1e-6)
     np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6)
-    with pytest.raises(TypeError, match="Parameter"):
-        ops.ApplyMomentum()(Tensor(np.ones(2, np.float32)), accum, 0.1, grad, 0.9)
+    plain = Tensor(np.ones(2, np.float32))  # MindSpore updates a plain Tensor in place too
+    ops.ApplyMomentum()(plain, accum, 0.1, grad, 0.9)
+    assert (plain.asnumpy() < 1).all()
+    with pytest.raises(TypeError, match="Parameter or Tensor"):
+        ops.ApplyMomentum()(var, [1.0, 1.0], 0.1, grad, 0.9)
 
 
 def test_adam_primitive_optimizer_matches_nn_adam():

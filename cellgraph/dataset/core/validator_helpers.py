@@ -123,6 +123,13 @@ def check_filename(path) -> None:
         raise ValueError("filename should not start/end with space.")
 
 
+def check_valid_str(value, valid_strings, arg_name="") -> None:
+    """`value` is a str among `valid_strings`."""
+    type_check(value, (str,), arg_name)
+    if value not in valid_strings:
+        raise ValueError(f"Input {arg_name} is not within the valid set of {valid_strings}.")
+
+
 def check_dir(dataset_dir) -> None:
     """`dataset_dir` is a str naming a readable folder."""
     type_check(dataset_dir, (str,), "dataset_dir")

@@ -6,6 +6,7 @@ from ..text_sources import (
     DBpediaDataset,
     PennTreebankDataset,
     SogouNewsDataset,
+    SST2Dataset,
     YahooAnswersDataset,
     YelpReviewDataset,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "Multi30kDataset",
     "PennTreebankDataset",
     "SQuADDataset",
+    "SST2Dataset",
     "SogouNewsDataset",
     "TextFileDataset",
     "UDPOSDataset",
@@ -47,4 +49,4 @@ at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Data
         DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
         PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
         YelpReviewDataset, EnWik9Dataset, WikiTextDataset, UDPOSDataset,
-        SQuADDataset)
+        SQuADDataset, SST2Dataset)

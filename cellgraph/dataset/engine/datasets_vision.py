@@ -1,10 +1,12 @@
 """`mindspore.dataset.engine.datasets_vision`: the image sources at MindSpore's module path."""
+from ..lsun_source import LSUNDataset
 from ..random_source import RandomDataset
 from ..readers import (
     Cifar10Dataset,
     Cifar100Dataset,
     FashionMnistDataset,
     ImageFolderDataset,
+    KMnistDataset,
     MnistDataset,
 )
 from ..semeion_source import SemeionDataset
@@ -18,7 +20,7 @@ from .folder_sources import (
     Places365Dataset,
     RenderedSST2Dataset,
 )
-from .mat_sources import Flowers102Dataset, SBDataset, SVHNDataset
+from .mat_sources import Caltech101Dataset, Flowers102Dataset, SBDataset, SVHNDataset
 from .vision_readers import (
     CelebADataset,
     CocoDataset,
@@ -41,6 +43,7 @@ from .vision_sources import (
 )
 
 __all__ = [
+    "Caltech101Dataset",
     "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",
@@ -56,7 +59,9 @@ __all__ = [
     "Food101Dataset",
     "ImageFolderDataset",
     "KITTIDataset",
+    "KMnistDataset",
     "LFWDataset",
+    "LSUNDataset",
     "ManifestDataset",
     "MnistDataset",
     "OmniglotDataset",
@@ -83,4 +88,5 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
         DIV2KDataset, RandomDataset)
-at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset)
+at_home(__name__, Flowers102Dataset, SBDataset, SVHNDataset, KMnistDataset, Caltech101Dataset,
+        LSUNDataset)

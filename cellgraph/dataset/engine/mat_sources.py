@@ -1,5 +1,5 @@
-"""The image sources whose labels or annotations are MATLAB `.mat` files: Oxford Flowers-102,
-SVHN (the cropped 32x32 digits) and the Semantic Boundaries Dataset. As in MindSpore, each is
+"""The image sources whose labels or annotations are MATLAB `.mat` files: Caltech 101, Oxford
+Flowers-102, SVHN (the cropped 32x32 digits) and the Semantic Boundaries Dataset. As in MindSpore, each is
 a GeneratorDataset over a random-access reader, so shuffling, samplers and shards follow the
 GeneratorDataset rules. The `.mat` files are read with `scipy.io.loadmat` (the optional `mat`
 extra); without SciPy the sources raise an ImportError that says so."""
@@ -19,7 +19,7 @@ from ..core.validator_helpers import (
 from ..sources import GeneratorDataset
 from .vision_readers import check_valid_str
 
-__all__ = ["Flowers102Dataset", "SBDataset", "SVHNDataset"]
+__all__ = ["Caltech101Dataset", "Flowers102Dataset", "SBDataset", "SVHNDataset"]
 
 
 def _loadmat(path: str) -> dict:
@@ -41,6 +41,99 @@ def _decode(path: str) -> np.ndarray:
 
 def _file_bytes(path: str) -> np.ndarray:
     return np.fromfile(path, dtype=np.uint8)
+
+
+# Caltech 101's category folders (BACKGROUND_Google left out), sorted: a category's label is
+# its index
+_CALTECH101_CLASSES = (
+    "Faces", "Faces_easy", "Leopards", "Motorbikes", "accordion", "airplanes", "anchor", "ant",
+    "barrel", "bass", "beaver", "binocular", "bonsai", "brain", "brontosaurus", "buddha",
+    "butterfly", "camera", "cannon", "car_side", "ceiling_fan", "cellphone", "chair",
+    "chandelier", "cougar_body", "cougar_face", "crab", "crayfish", "crocodile",
+    "crocodile_head", "cup", "dalmatian", "dollar_bill", "dolphin", "dragonfly",
+    "electric_guitar", "elephant", "emu", "euphonium", "ewer", "ferry", "flamingo",
+    "flamingo_head", "garfield", "gerenuk", "gramophone", "grand_piano", "hawksbill",
+    "headphone", "hedgehog", "helicopter", "ibis", "inline_skate", "joshua_tree", "kangaroo",
+    "ketch", "lamp", "laptop", "llama", "lobster", "lotus", "mandolin", "mayfly", "menorah",
+    "metronome", "minaret", "nautilus", "octopus", "okapi", "pagoda", "panda", "pigeon", "pizza",
+    "platypus", "pyramid", "revolver", "rhino", "rooster", "saxophone", "schooner", "scissors",
+    "scorpion", "sea_horse", "snoopy", "soccer_ball", "stapler", "starfish", "stegosaurus",
+    "stop_sign", "strawberry", "sunflower", "tick", "trilobite", "umbrella", "watch",
+    "water_lilly", "wheelchair", "wild_cat", "windsor_chair", "wrench", "yin_yang",
+)
+# the Annotations folder names the categories whose image folder name differs
+_CALTECH101_ANNOTATION_FOLDERS = {"Faces": "Faces_2", "Faces_easy": "Faces_3",
+                                  "Motorbikes": "Motorbikes_16", "airplanes": "Airplanes_Side_2"}
+
+
+class _Caltech101Rows:
+    """Caltech 101's rows: for each category folder of 101_ObjectCategories (sorted, without
+    BACKGROUND_Google; label = its index), images image_0001.jpg .. image_<count>.jpg, count the
+    files in the folder; the annotation is Annotations/<folder>/annotation_<n>.mat's
+    obj_contour."""
+
+    def __init__(self, dataset_dir, target_type, decode):
+        self.image_dir = os.path.join(dataset_dir, "101_ObjectCategories")
+        self.annotation_dir = os.path.join(dataset_dir, "Annotations")
+        self.target_type, self.decode = target_type, decode
+        self.column_names = {"category": ["image", "category"],
+                             "annotation": ["image", "annotation"]}.get(
+            target_type, ["image", "category", "annotation"])
+        self.classes = [c for c in sorted(os.listdir(self.image_dir)) if c != "BACKGROUND_Google"]
+        self.rows = []  # (label, number)
+        for label, name in enumerate(self.classes):
+            folder = os.path.join(self.image_dir, name)
+            if os.path.isdir(folder) and os.access(folder, os.R_OK):
+                self.rows.extend((label, n) for n in range(1, len(os.listdir(folder)) + 1))
+
+    def __getitem__(self, index):
+        label, number = self.rows[index]
+        name = self.classes[label]
+        path = os.path.join(self.image_dir, name, f"image_{number:04d}.jpg")
+        if not os.path.exists(path):
+            raise ValueError(f"The image file {path} does not exist or permission denied!")
+        image = _decode(path) if self.decode else _file_bytes(path)
+        if self.target_type == "category":
+            return image, label
+        path = os.path.join(self.annotation_dir, _CALTECH101_ANNOTATION_FOLDERS.get(name, name),
+                            f"annotation_{number:04d}.mat")
+        if not os.path.exists(path):
+            raise ValueError(f"The annotation file {path} does not exist or permission denied!")
+        annotation = _loadmat(path)["obj_contour"]
+        if self.target_type == "annotation":
+            return image, annotation
+        return image, label, annotation
+
+    def __len__(self):
+        return len(self.rows)
+
+
+class Caltech101Dataset(GeneratorDataset):
+    """Caltech 101: columns image (uint8, file bytes or decoded HWC RGB) and, by
+    `target_type`, category (the label), annotation (the object contour, 2 x N) or both
+    ("all")."""
+
+    @check_arguments
+    def __init__(self, dataset_dir, target_type=None, num_samples=None, num_parallel_workers=1,
+                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None):
+        check_dir(dataset_dir)
+        if target_type is not None:
+            check_valid_str(target_type, ["category", "annotation", "all"], "target_type")
+        check_mappable_source({
+            "num_samples": num_samples, "shuffle": shuffle, "decode": decode, "sampler": sampler,
+            "num_shards": num_shards, "shard_id": shard_id,
+            "num_parallel_workers": num_parallel_workers})
+        self.dataset_dir = dataset_dir
+        self.target_type = "category" if target_type is None else target_type
+        self.decode = bool(decode)
+        rows = _Caltech101Rows(os.path.realpath(dataset_dir), self.target_type, self.decode)
+        super().__init__(rows, column_names=rows.column_names, num_samples=num_samples,
+                         num_parallel_workers=num_parallel_workers, shuffle=shuffle,
+                         sampler=sampler, num_shards=num_shards, shard_id=shard_id)
+
+    def get_class_indexing(self) -> dict:
+        """The category names and their labels: {"Faces": 0, ...}."""
+        return {name: label for label, name in enumerate(_CALTECH101_CLASSES)}
 
 
 # Oxford Flowers-102's class names, in label order (label = index)

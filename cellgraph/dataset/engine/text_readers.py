@@ -19,6 +19,7 @@ from ..core.validator_helpers import (
     check_dir,
     check_mappable_source,
     check_sampler_shuffle_shard_options,
+    check_valid_str,
     type_check,
     type_check_list,
     validate_dataset_param_value,
@@ -38,12 +39,6 @@ from .vision_readers import read_file_bytes
 
 __all__ = ["CLUEDataset", "CoNLL2000Dataset", "IMDBDataset", "IWSLT2016Dataset",
            "IWSLT2017Dataset", "Multi30kDataset", "SQuADDataset", "UDPOSDataset"]
-
-
-def check_valid_str(value, valid_strings, arg_name="") -> None:
-    type_check(value, (str,), arg_name)
-    if value not in valid_strings:
-        raise ValueError(f"Input {arg_name} is not within the valid set of {valid_strings}.")
 
 
 def check_valid_list_tuple(value, valid, data_type, arg_name="") -> None:
@@ -74,7 +69,9 @@ class _FileCorpus(TextFileDataset):
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
-            raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
+            raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
+                            "'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or "
+                            "'Shuffle.FILES' or 'Shuffle.INFILE'.")
         self.shuffle_mode, self.workers = shuffle, num_parallel_workers
         _ArraySource.__init__(self, list(names), {
             "num_samples": num_samples or None, "shuffle": shuffle is Shuffle.GLOBAL,

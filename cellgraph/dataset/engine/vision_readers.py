@@ -18,6 +18,7 @@ from ..core.validator_helpers import (
     check_mappable_source,
     check_pos_int32,
     check_sampler_shuffle_shard_options,
+    check_valid_str,
     type_check,
     validate_dataset_param_value,
 )
@@ -305,12 +306,6 @@ class CocoDataset(_LazySource):
                                       "get_class_indexing.")
         self.index  # noqa: B018  (reads the annotation file, which sets the categories)
         return dict(self._class_indexing)
-
-
-def check_valid_str(value, valid_strings, arg_name="") -> None:
-    type_check(value, (str,), arg_name)
-    if value not in valid_strings:
-        raise ValueError(f"Input {arg_name} is not within the valid set of {valid_strings}.")
 
 
 class _ImageRows(MappableSource):
@@ -604,6 +599,15 @@ class EMnistDataset(MnistDataset):
         self.name = name
         super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
                          sampler, num_shards, shard_id, cache)
+
+    def _files(self) -> tuple[list, list]:
+        """The (images, labels) files of the usage's parts (with "all": the parts there)."""
+        parts = self._ALL if self.usage == "all" else (self.usage,)
+        if self.usage == "all":
+            parts = [p for p in parts if self._find(p, "images-idx3-ubyte", required=False)]
+        parts = parts or ("train",)
+        return ([os.path.realpath(self._find(p, "images-idx3-ubyte")) for p in parts],
+                [self._find(p, "labels-idx1-ubyte") for p in parts])
 
     def _find(self, part, suffix, required=True):
         path = os.path.join(self.dataset_dir, f"emnist-{self.name}-{part}-{suffix}")

@@ -10,6 +10,8 @@ from .sentencepiece import (
 )
 from .transforms import (
     AddToken,
+    BasicTokenizer,
+    BertTokenizer,
     CaseFold,
     Lookup,
     Ngram,
@@ -23,12 +25,16 @@ from .transforms import (
     Truncate,
     TruncateSequencePair,
     UnicodeCharTokenizer,
+    UnicodeScriptTokenizer,
     WhitespaceTokenizer,
+    WordpieceTokenizer,
 )
 from .utils import CharNGram, NormalizeForm, Vectors, Vocab, to_bytes, to_str
 
 __all__ = [
     "AddToken",
+    "BasicTokenizer",
+    "BertTokenizer",
     "CaseFold",
     "CharNGram",
     "Lookup",
@@ -49,9 +55,11 @@ __all__ = [
     "Truncate",
     "TruncateSequencePair",
     "UnicodeCharTokenizer",
+    "UnicodeScriptTokenizer",
     "Vectors",
     "Vocab",
     "WhitespaceTokenizer",
+    "WordpieceTokenizer",
     "to_bytes",
     "to_str",
     "transforms",

@@ -20,10 +20,10 @@ from .icu_regex import compile_icu, icu_replacement
 from .sentencepiece import SentencePieceTokenizer
 from .utils import NormalizeForm, Vectors, Vocab, as_words
 
-__all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
+__all__ = ["AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
            "RegexReplace", "RegexTokenizer", "SentencePieceTokenizer", "SlidingWindow", "ToNumber",
            "ToVectors", "Truncate", "TruncateSequencePair",
-           "UnicodeCharTokenizer", "WhitespaceTokenizer"]
+           "UnicodeCharTokenizer", "UnicodeScriptTokenizer", "WhitespaceTokenizer", "WordpieceTokenizer"]
 
 
 class AddToken(TensorOperation):
@@ -426,3 +426,8 @@ class ToVectors(TensorOperation):
         rows = [self.vectors.lookup(w, self.unk_init, self.lower_case_backup)
                 for w in as_words(array)]
         return rows[0] if len(rows) == 1 else np.stack(rows)
+
+
+# the tokenizers built from the ones above; MindSpore keeps them in this module too
+from .bert_tokenizers import BasicTokenizer, BertTokenizer, WordpieceTokenizer
+from .script_tokenizer import UnicodeScriptTokenizer

@@ -1,5 +1,5 @@
 """cellgraph.dataset.transforms: TypeCast, OneHot, Compose, PadEnd, Fill, Concatenate, Slice,
-Duplicate, Mask, RandomApply, RandomChoice, RandomOrder (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
+Duplicate, Mask, Unique, RandomApply, RandomChoice, RandomOrder (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
 from . import c_transforms, py_transforms, transforms
 from .transforms import (
     Compose,
@@ -16,8 +16,9 @@ from .transforms import (
     Slice,
     TensorOperation,
     TypeCast,
+    Unique,
 )
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "RandomApply",
            "RandomChoice", "RandomOrder", "Relational",
-           "Slice", "TensorOperation", "TypeCast", "c_transforms", "py_transforms", "transforms"]
+           "Slice", "TensorOperation", "TypeCast", "Unique", "c_transforms", "py_transforms", "transforms"]

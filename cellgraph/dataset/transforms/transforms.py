@@ -14,7 +14,8 @@ from cellgraph.dataset.core.validator_helpers import check_arguments, check_valu
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
-           "RandomApply", "RandomChoice", "RandomOrder", "Relational", "Slice", "TensorOperation", "TypeCast"]
+           "RandomApply", "RandomChoice", "RandomOrder", "Relational", "Slice", "TensorOperation", "TypeCast",
+           "Unique"]
 
 
 class TensorOperation:
@@ -409,3 +410,34 @@ class Mask(TensorOperation):
                 constant = constant.astype(np.int64)
             constant = constant.astype(array.dtype)
         return np.asarray(self.operator.value(array, constant)).astype(self.dtype)
+
+
+class Unique(TensorOperation):
+    """A numeric array of rank 2 or more, flattened -> (its distinct values in the order they
+    first appear, each element's index among them (int32), each value's count (int32)): three
+    output columns. Every NaN counts as a value of its own, as in MindSpore."""
+
+    def __call__(self, *inputs):
+        if len(inputs) != 1:
+            raise RuntimeError(f"Unique: only support 1D input, got rank: {len(inputs)}")
+        array = np.asarray(inputs[0])
+        if array.dtype.kind in "USO":
+            raise RuntimeError("Unique: only support numeric datatype of input, got string.")
+        if array.ndim < 2:
+            raise RuntimeError(f"Unique: input must be at least 2-D in order to do unique op, "
+                               f"got rank:{array.ndim}")
+        if array.dtype.kind == "b":
+            raise RuntimeError("Unique: Unique op only supports numeric input.")
+        if array.size == 0:
+            raise RuntimeError("Input Tensor has no data.")
+        values = array.reshape(-1)
+        positions, firsts, counts = {}, [], []
+        index = np.empty(values.size, np.int32)
+        for i, value in enumerate(values.tolist()):  # Python floats: each NaN is its own key
+            at = positions.setdefault(value, len(firsts))
+            if at == len(firsts):
+                firsts.append(i)
+                counts.append(0)
+            counts[at] += 1
+            index[i] = at
+        return values[firsts], index, np.array(counts, np.int32)

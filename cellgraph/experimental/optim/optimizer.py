@@ -1,6 +1,9 @@
 """Optimizer (parameter groups) and PyTorch's update rules for SGD, Adam and AdamW."""
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
+
 import numpy as np
 
 from cellgraph.common.assign import assign
@@ -12,37 +15,38 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 __all__ = ["SGD", "Adam", "AdamW", "Optimizer"]
 
 
-def _groups(params) -> list[dict]:
+def _base_check(params) -> list:
+    """MindSpore's checks of an optimizer's `params`: not None, iterable (a one-shot iterator
+    included), not empty."""
+    if params is None:
+        raise ArgumentValueError("For 'Optimizer', the argument params can not be None.")
+    if not isinstance(params, Iterable):
+        raise DTypeError(f"For 'Optimizer', the argument params must be Iterable type, but got "
+                         f"{type(params)}.")
     params = list(params)
     if not params:
-        raise ArgumentValueError("optimizer got an empty parameter list")
-    return params if isinstance(params[0], dict) else [{"params": params}]
+        raise ArgumentValueError("For 'Optimizer', the argument params must not be empty.")
+    return params
 
 
 class Optimizer(Cell):
-    """Base class: `param_groups` (dicts with "params", "lr", ...), `parameters`, `state`
-    Parameters made with `clone_state`, and `construct(gradients)` calling `update` per
-    parameter with its group."""
+    """Base class: `param_groups` (dicts with "params", "lr", ...; more added with
+    `add_param_group`), `parameters`, `group_start_id` (each group's first index into
+    `parameters`), `lrs`, `state` Parameters made with `clone_state`, and
+    `construct(gradients)` calling `update` per parameter with its group."""
 
     def __init__(self, params, defaults: dict):
         super().__init__(auto_prefix=False)
         self._step_lock = StepLock()  # a step reads and writes the Parameters and state
+        params = _base_check(params)
         self.defaults = dict(defaults)
+        self.state = defaultdict(dict)
         self.param_groups = []
-        for index, group in enumerate(_groups(params)):
-            merged = dict(defaults)
-            merged.update(group)
-            merged["params"] = list(merged["params"])
-            for p in merged["params"]:
-                if not isinstance(p, Parameter):
-                    raise DTypeError(f"{type(self).__name__}: expected Parameters, got "
-                                     f"{type(p).__name__}")
-            lr = merged["lr"]
-            merged["initial_lr"] = float(lr)
-            merged["lr"] = Parameter(Tensor(np.array(lr, np.float32)),
-                                     name=f"learning_rate_group_{index}", requires_grad=False)
-            self.param_groups.append(merged)
-        self.parameters = ParameterTuple(p for g in self.param_groups for p in g["params"])
+        self.lrs = []
+        self.group_start_id = [0]
+        self.parameters = ParameterTuple(())
+        for group in params if isinstance(params[0], dict) else [{"params": params}]:
+            self.add_param_group(group)
         self.state_step = Parameter(Tensor(np.array(0, np.int32)), name="state_step",
                                     requires_grad=False)
 
@@ -50,8 +54,37 @@ class Optimizer(Cell):
         return self.parameters.clone(prefix, "zeros")
 
     def add_param_group(self, param_group: dict) -> None:
-        raise ArgumentError(f"{type(self).__name__}.add_param_group: the groups are fixed "
-                            f"when the optimizer is built; pass every group to the constructor")
+        """Add a group (a dict with "params" and its own options; the defaults fill the rest),
+        with MindSpore's checks: Parameters in an ordered collection, none already in a
+        group."""
+        if not isinstance(param_group, dict):
+            raise DTypeError("Param group must be a dict.")
+        group = dict(param_group)
+        params = group["params"]
+        if isinstance(params, set):
+            raise DTypeError("Optimizer parameters need to be organized in ordered collections, "
+                             "but the ordering of tensors in sets will change between runs. "
+                             "Please use a list instead.")
+        group["params"] = [params] if isinstance(params, Parameter) else list(params)
+        for p in group["params"]:
+            if not isinstance(p, Parameter):
+                raise DTypeError(f"Optimizer can only optimize Parameters, but one of the params "
+                                 f"is {type(p).__name__}")
+        taken = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in taken for p in group["params"]):
+            raise ArgumentValueError("some parameters appear in more than one parameter group.")
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
+        index = len(self.param_groups)
+        lr = group["lr"]
+        lr = float(lr.asnumpy()) if isinstance(lr, Tensor) else float(lr)
+        group["initial_lr"] = lr
+        group["lr"] = Parameter(Tensor(np.array(lr, np.float32)),
+                                name=f"learning_rate_group_{index}", requires_grad=False)
+        self.param_groups.append(group)
+        self.lrs.append(group["lr"])
+        self.group_start_id.append(self.group_start_id[-1] + len(group["params"]))
+        self.parameters = ParameterTuple(tuple(self.parameters) + tuple(group["params"]))
 
     def construct(self, gradients):
         if len(gradients) != len(self.parameters):

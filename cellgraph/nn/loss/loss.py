@@ -95,6 +95,10 @@ class LossBase(Cell):
     def get_loss(self, x, weights=1.0):
         return reduce_loss(x, self.reduction, weights)
 
+    def get_axis(self, x):
+        """Every axis of `x`, (0, 1, ..., rank - 1): what a subclass reduces over."""
+        return tuple(range(len(x.shape)))
+
 
 class MSELoss(LossBase):
     """(logits - labels)^2, broadcasting."""

@@ -182,7 +182,8 @@ globals().update(_SCALAR_OPS)
 MINDSPORE_PARAMETERS = {fn.__name__: fn for fn in (
     _array_func_creation.ones_like, _array_func_creation.zeros_like, _elementwise.div,
     _elementwise.divide, _elementwise.subtract, _linalg.matrix_solve, _reduction.reduce_max,
-    _reduction.reduce_mean, _reduction.reduce_min, _reduction.reduce_sum, _activation.relu)}
+    _reduction.reduce_mean, _reduction.reduce_min, _reduction.reduce_sum, _activation.relu,
+    _other_func.stop_gradient)}
 globals().update(MINDSPORE_PARAMETERS)
 
 # the names ops.functional defines (it imports them from here)

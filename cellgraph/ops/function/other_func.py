@@ -12,7 +12,21 @@ from cellgraph.compiler.dynamic_sequence import RuntimeSequence
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
-__all__ = ["make_range", "mixed_precision_cast", "switch_layer", "tuple_div", "tuple_len", "typeof"]
+__all__ = ["make_range", "mixed_precision_cast", "stop_gradient", "switch_layer", "tuple_div",
+           "tuple_len", "typeof"]
+
+
+def stop_gradient(value):
+    """`value` with no gradient flowing back through it: a Tensor through the primitive; a
+    Python number (or a tuple or list of values, element by element) as it is, as MindSpore's
+    ops.stop_gradient returns them."""
+    from cellgraph.primitives import array_ops
+
+    if isinstance(value, (bool, int, float, complex)) or value is None:
+        return value
+    if isinstance(value, (tuple, list)):
+        return type(value)(stop_gradient(v) for v in value)
+    return array_ops.stop_gradient(value)
 
 
 def make_range(start=0, stop=None, step=1) -> tuple:

@@ -115,22 +115,28 @@ class TimeMonitor(Callback):
 
 
 class History(Callback):
-    """Records each epoch's loss (`history["net_output"]`) and evaluation results."""
+    """Records each epoch's number (`epoch`, {"epoch": [1, 2, ...]} as MindSpore keeps it) and
+    its last output (`history["net_output"]`: the mean of the first output Tensor, a NumPy
+    scalar of its dtype) with the evaluation results."""
 
     def __init__(self):
-        self.epoch = []
+        self.epoch = None
         self.history = {}
 
     def on_train_begin(self, run_context):
-        self.epoch = []
-        self.history = {}
+        self.epoch = {"epoch": []}
 
     def on_train_epoch_end(self, run_context):
         cb_params = run_context.original_args()
-        self.epoch.append(cb_params.cur_epoch_num)
-        loss = loss_value(cb_params.get("net_outputs"))
-        if loss is not None:
-            self.history.setdefault("net_output", []).append(loss)
+        if self.epoch is None:  # epoch_end without a begin (a callback driven by hand)
+            self.epoch = {"epoch": []}
+        self.epoch["epoch"].append(cb_params.get("cur_epoch_num", 1))
+        output = cb_params.get("net_outputs")
+        if isinstance(output, (tuple, list)) and output and hasattr(output[0], "asnumpy"):
+            output = output[0]
+        if hasattr(output, "asnumpy"):
+            output = np.mean(output.asnumpy())
+        self.history.setdefault("net_output", []).append(output)
         for name, value in (cb_params.get("eval_results") or {}).items():
             self.history.setdefault(name, []).append(value)
 

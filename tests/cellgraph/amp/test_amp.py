@@ -338,6 +338,10 @@ def test_every_kernel_keeps_the_low_precision_dtype_in_a_graph(low):
                    x.dtype == np_dtype else x for x in operands]
         reference = fn(*widened)
         references = reference if isinstance(reference, tuple) else (reference,)
+        if case.call is not None:  # a case's own call may cast (ops.bincount's float32)
+            eager = fn(*[Tensor(o) if isinstance(o, np.ndarray) else o for o in operands])
+            eager = eager if isinstance(eager, tuple) else (eager,)
+            rules = tuple(type(r)(r.shape, e.dtype) for r, e in zip(rules, eager))
         for o, r, ref in zip(outs, rules, references):
             assert o._data.dtype == r.dtype.np, f"{name}: {o._data.dtype}, rule {r}"
             if r.dtype == dtype:  # the low-precision result is near the float32 one

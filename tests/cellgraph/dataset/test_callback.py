@@ -114,3 +114,73 @@ def test_waited_callback_waits_for_the_training_step():
     cb.end("trained")  # training ended: nothing waits any more
     list(it)
     assert seen == [("step 1 done", 2), ("trained", 3)]
+
+
+def test_dataset_top_level_names_are_the_same_objects():
+    """MindSpore's dataset package re-exports the callbacks, the debug hook and these
+    configuration names; they are the very objects of their home modules."""
+    from cellgraph.dataset import callback, config, debug
+
+    assert ds.DSCallback is callback.DSCallback
+    assert ds.WaitedDSCallback is callback.WaitedDSCallback
+    assert ds.DebugHook is debug.DebugHook
+    for name in ("ErrorSamplesMode", "get_enable_watchdog", "get_error_samples_mode",
+                 "get_multiprocessing_start_method", "get_multiprocessing_timeout_interval",
+                 "get_video_backend", "set_video_backend"):
+        assert getattr(ds, name) is getattr(config, name)
+    assert {"DSCallback", "WaitedDSCallback"} <= set(ds.__all__)
+    # MindSpore 2.10's defaults
+    assert ds.get_error_samples_mode() is ds.ErrorSamplesMode.RETURN
+    assert ds.get_enable_watchdog() is True
+    assert ds.get_multiprocessing_start_method() == "fork"
+
+
+def test_model_train_drives_a_waited_callback_as_in_mindspore():
+    """A step-size-2 DSCallback and WaitedDSCallback on a map under Model.train (two epochs of
+    three batches of two rows). MindSpore 2.10 gives these events (the interleaving of a
+    step's end with the next step's begin varies between its runs; each callback's own order
+    and the training step numbers do not)."""
+    from cellgraph import nn
+    from cellgraph.train import Model
+
+    events = []
+
+    class Rec(DSCallback):
+        def ds_begin(self, c):
+            events.append(f"begin_{c.cur_epoch_num}_{c.cur_step_num}")
+
+        def ds_epoch_begin(self, c):
+            events.append(f"eb_{c.cur_epoch_num}_{c.cur_step_num}")
+
+        def ds_epoch_end(self, c):
+            events.append(f"ee_{c.cur_epoch_num}_{c.cur_step_num}")
+
+        def ds_step_begin(self, c):
+            events.append(f"sb_{c.cur_epoch_num}_{c.cur_step_num_in_epoch}_{c.cur_step_num}")
+
+        def ds_step_end(self, c):
+            events.append(f"se_{c.cur_epoch_num}_{c.cur_step_num_in_epoch}_{c.cur_step_num}")
+
+    class Waited(WaitedDSCallback):
+        def sync_epoch_begin(self, train_context, c):
+            events.append(f"W_eb_{c.cur_epoch_num}_{c.cur_step_num}")
+
+        def sync_step_begin(self, train_context, c):
+            step = train_context.original_args().cur_step_num
+            events.append(f"W_sb_{c.cur_epoch_num}_{c.cur_step_num}_{step}")
+
+    x = np.arange(24, dtype=np.float32).reshape(6, 4) / 10
+    y = np.arange(6, dtype=np.float32).reshape(6, 1)
+    waited = Waited(2)
+    data = ds.NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=False)
+    data = data.map(lambda a: a, input_columns="x", callbacks=[Rec(2), waited]).batch(2)
+    net = nn.Dense(4, 1)
+    Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01)).train(
+        2, data, callbacks=[waited], dataset_sink_mode=False)
+    assert [e for e in events if e.startswith("W_")] == [
+        "W_sb_1_3_1", "W_sb_1_5_2", "W_eb_2_6", "W_sb_2_7_3", "W_sb_2_9_4", "W_sb_2_11_5"]
+    assert [e for e in events if not e.startswith(("W_", "se_"))] == [
+        "begin_0_0", "eb_1_0", "sb_1_1_1", "sb_1_3_3", "sb_1_5_5", "ee_1_6", "eb_2_6",
+        "sb_2_1_7", "sb_2_3_9", "sb_2_5_11", "ee_2_12"]
+    assert [e for e in events if e.startswith("se_")] == [
+        "se_1_1_1", "se_1_3_3", "se_1_5_5", "se_2_1_7", "se_2_3_9", "se_2_5_11"]

@@ -110,4 +110,4 @@ def tensor_shape(input_x):
     """The shape as a 1-d int64 Tensor."""
     from cellgraph.runtime.tensor import Tensor
 
-    return Tensor(list(input_x.shape), "int64")
+    return Tensor(list(input_x.shape), dt.int64)

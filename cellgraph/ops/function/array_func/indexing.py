@@ -80,17 +80,28 @@ def _init_and_select(input, initial, where, compare, op):
     return F.select(F.broadcast_to(where, _shape(input)), input, fill)
 
 
+def _whole(reduce, input):
+    """MindSpore's max/min with axis None (or of a 0-d input): the reduction over everything
+    and an int64 index of 0, whatever the position; `keepdims`, `initial` and `where` are not
+    read, as in MindSpore."""
+    if not _shape(input):
+        return input, F.fill(dt.int64, (), 0)
+    return reduce(input, (), False), F.fill(dt.int64, (), 0)
+
+
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """(maximum values, their indices) along `axis`; over everything when axis is None.
-    `initial` takes part in every maximum, and where `where` is False only `initial` does."""
+    """(maximum values, their indices) along `axis`. `initial` takes part in every maximum, and
+    where `where` is False only `initial` does."""
+    if axis is None or not _shape(input):
+        return _whole(F.reduce_max, input)
     input = _init_and_select(input, initial, where, F.maximum, "max")
-    if axis is None:
-        return F.reduce_max(input, (), keepdims), argmax(F.reshape(input, (-1,)))
     return F.reduce_max(input, axis, keepdims), argmax(input, axis, keepdims)
 
 
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     """(minimum values, their indices) along `axis` (`initial` and `where` as in `max`)."""
+    if axis is None or not _shape(input):
+        return _whole(F.reduce_min, input)
     input = _init_and_select(input, initial, where, F.minimum, "min")
     values, index = max(F.neg(input), axis, keepdims)
     return F.neg(values), index

@@ -2,7 +2,7 @@
 from cellgraph.autograd import get_grad, grad, value_and_grad
 from cellgraph.custom_vjp import custom_vjp
 from cellgraph.forward import jvp, linearize, vjp
-from cellgraph.primitives.array_ops import stop_gradient
+from cellgraph.ops.function.other_func import stop_gradient
 from cellgraph.taylor import derivative, jet
 from cellgraph.vectorize import jacfwd, jacrev
 

@@ -114,8 +114,12 @@ def isfinite(input):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|input - other| <= atol + rtol |other| elementwise (NaNs equal when equal_nan)."""
-    close = F.less_equal(F.abs(F.sub(input, other)), F.add(F.mul(F.abs(other), rtol), atol))
+    """|input - other| <= atol + rtol |other| elementwise, or equal (infinities of one sign
+    are close, of opposite signs not); NaNs are equal when equal_nan."""
+    finite = F.logical_and(isfinite(input), isfinite(other))
+    a, b = (M.select(finite, v, 0.0) for v in (input, other))  # no inf - inf computed
+    near = F.less_equal(F.abs(F.sub(a, b)), F.add(F.mul(F.abs(b), rtol), atol))
+    close = F.logical_or(F.equal(input, other), F.logical_and(near, finite))
     if equal_nan:
         close = F.logical_or(close, F.logical_and(isnan(input), isnan(other)))
     return close
@@ -212,9 +216,11 @@ def float_power(input, exponent):
 
 
 def heaviside(input, values):
-    """0 below zero, 1 above, `values` at zero."""
+    """0 below zero, 1 above, `values` at zero (the two broadcast together)."""
+    shape = tuple(np.broadcast_shapes(abstract_of(input).shape, abstract_of(values).shape))
+    input = F.broadcast_to(input, shape)
     ones, zeros = A.ones_like(input), A.zeros_like(input)
-    at_zero = F.broadcast_to(F.cast(values, abstract_of(input).dtype), abstract_of(input).shape)
+    at_zero = F.broadcast_to(F.cast(values, abstract_of(input).dtype), shape)
     return M.select(M.greater(input, 0), ones, M.select(M.less(input, 0), zeros, at_zero))
 
 

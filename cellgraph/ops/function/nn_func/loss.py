@@ -456,6 +456,8 @@ def cross_entropy_with(logits, labels, weight, ignore_index, reduction, label_sm
     if not logits.dtype.is_float or len(logits.shape) < 2:
         raise ShapeError(f"CrossEntropyLoss: expected float logits of shape (N, C, ...), "
                          f"got {logits.dtype} of shape {fmt_shape(logits.shape)}")
+    if labels.dtype.is_float and tuple(labels.shape) == tuple(logits.shape):
+        return _probability_cross_entropy(logits, labels, weight, reduction, label_smoothing)
     log_probs = F.log_softmax(logits, 1)
     nll = nll_loss_with(log_probs, labels, weight, ignore_index, reduction, negative_labels,
                         label_error)
@@ -464,6 +466,19 @@ def cross_entropy_with(logits, labels, weight, ignore_index, reduction, label_sm
     smooth = _smoothing_term(log_probs, labels, weight, ignore_index, reduction,
                              negative_labels, label_error)
     return F.add(F.mul(nll, 1.0 - label_smoothing), F.mul(smooth, label_smoothing))
+
+
+def _probability_cross_entropy(logits, target, weight, reduction, label_smoothing):
+    """-sum over the class axis 1 of target * log_softmax(logits) (each class scaled by its
+    `weight`), for targets that are class probabilities of the logits' shape; smoothing mixes
+    them with the uniform distribution; 'mean' averages over the other positions."""
+    if label_smoothing:
+        target = F.add(F.mul(target, 1.0 - label_smoothing), label_smoothing / logits.shape[1])
+    terms = F.mul(F.cast(target, logits.dtype), F.log_softmax(logits, 1))
+    if weight is not None:
+        terms = F.mul(terms, _class_weights(weight, logits))
+    check_reduction("CrossEntropyLoss", reduction)
+    return reduce_loss(F.neg(F.reduce_sum(terms, 1)), reduction)
 
 
 def _check_cross_entropy_args(input, target, weight, ignore_index, label_smoothing) -> None:
@@ -490,12 +505,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     ignore_index and a float label_smoothing (TypeError)."""
     _check_cross_entropy_args(input, target, weight, ignore_index, label_smoothing)
     if target.dtype.is_float and tuple(target.shape) == tuple(input.shape):
-        if label_smoothing:
-            target = F.add(F.mul(target, 1.0 - label_smoothing),
-                           label_smoothing / input.shape[1])
-        loss = F.neg(F.reduce_sum(F.mul(target, F.log_softmax(input, 1)), 1))
-        check_reduction("LossBase", reduction)
-        return reduce_loss(loss, reduction)
+        return _probability_cross_entropy(input, target, weight, reduction, label_smoothing)
     check_reduction("CrossEntropyLoss", reduction)
     ignore_index = int(ignore_index)
     label_smoothing = check_label_smoothing("CrossEntropyLoss", label_smoothing)
