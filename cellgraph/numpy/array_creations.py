@@ -12,7 +12,13 @@ from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import normalize_axis, value_input
-from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.runtime.tensor import Tensor
 
 from .dtypes import float32, int32
@@ -21,6 +27,7 @@ from .utils import (
     _dtype,
     _error,
     _host_dtype,
+    _int_arg,
     _is_tensor,
     _shape,
     _to_tensor,
@@ -121,8 +128,9 @@ def arange(start, stop=None, step=None, dtype=None):
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     """`num` evenly spaced values from start to stop (float32 unless `dtype` says)."""
-    if not isinstance(num, numbers.Integral) or num < 0:
-        raise _error(ArgumentError, "linspace", f"num must be a non-negative int, got {num!r}")
+    if _int_arg(num, "linspace", "num") < 0:
+        raise _error(ArgumentValueError, "linspace", f"num must be a non-negative int, got "
+                     f"{num!r}")
     dtype = _dtype(dtype, "linspace") or float32
     start = start.asnumpy() if isinstance(start, Tensor) else start
     stop = stop.asnumpy() if isinstance(stop, Tensor) else stop
@@ -143,7 +151,10 @@ def identity(n, dtype=float32):
 
 
 def _triangle(m, k, lower: bool):
+    k = _int_arg(k, "tril" if lower else "triu", "k")
     m = asarray(m)
+    if len(m.shape) == 1:  # a vector is each row of a square matrix, as NumPy's
+        m = F.broadcast_to(m, (m.shape[0], m.shape[0]))
     rows, cols = m.shape[-2:]
     keep = onp.tril(onp.ones((rows, cols)), k) if lower else onp.triu(onp.ones((rows, cols)), k)
     return F.mul(m, asarray(keep, m.dtype))
@@ -159,6 +170,7 @@ def triu(m, k=0):
 
 def diag(v, k=0):
     """The k-th diagonal of a matrix, or the matrix with vector `v` on its k-th diagonal."""
+    k = _int_arg(k, "diag", "k")
     v = asarray(v)
     if len(v.shape) == 1:
         n = v.shape[0] + abs(k)
@@ -175,6 +187,7 @@ def diag(v, k=0):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     """The sums along the `offset` diagonals of the planes (axis1, axis2)."""
+    offset = _int_arg(offset, "trace", "offset")
     a = asarray(a)
     if len(a.shape) == 2 and {normalize_axis(axis1, 2), normalize_axis(axis2, 2)} == {0, 1}:
         if normalize_axis(axis1, 2) == 1:
@@ -186,10 +199,11 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
 def meshgrid(*xi, sparse=False, indexing="xy"):
     """Coordinate grids; with `sparse`, each keeps only its own axis (the others of size 1),
     shapes that broadcast to the full grid."""
+    if indexing not in ("xy", "ij"):  # a TypeError, as MindSpore's numpy raises
+        raise _error(ArgumentError, "meshgrid", f"valid values for `indexing` are 'xy' and "
+                     f"'ij', got {indexing!r}")
     if not sparse:  # a list, as MindSpore's numpy gives
         return list(P.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
-    if indexing not in ("xy", "ij"):
-        raise ValueError(f"meshgrid: `indexing` must be 'xy' or 'ij', got {indexing!r}")
     grids = []
     for i, x in enumerate(xi):
         axis = 1 - i if indexing == "xy" and len(xi) >= 2 and i < 2 else i
@@ -359,8 +373,18 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
     return _pad_mirror(x, widths, reflect_type, 1 if mode == "reflect" else 0)
 
 
+def _float_draw_dtype(dtype, op: str):
+    """rand's and randn's dtype: float16, float32 or float64 (MindSpore: ValueError)."""
+    dtype = _dtype(dtype, op)
+    if dtype is None or not dtype.is_float or dtype.name not in ("float16", "float32",
+                                                                   "float64"):
+        raise _error(ArgumentValueError, op, f"the argument 'dtype' must be float16, float32 "
+                     f"or float64, got {dtype}")
+    return dtype
+
+
 def randn(*shape, dtype=float32):
-    return _cast(P.randn(*shape), _dtype(dtype, "randn"))
+    return _cast(P.randn(*shape), _float_draw_dtype(dtype, "randn"))
 
 
 def copy(a):
@@ -399,11 +423,25 @@ def diagflat(v, k=0):
 
 def randint(minval, maxval=None, shape=None, dtype=int32):
     """Integers uniformly drawn from [minval, maxval) (from [0, minval) with one bound)."""
+    for name, bound in (("minval", minval), ("maxval", maxval)):
+        if bound is not None and not isinstance(bound, numbers.Integral):
+            raise _error(ArgumentError, "randint", f"the type of the argument '{name}' must be "
+                         f"int, got {type(bound).__name__} {bound!r}")
     if maxval is None:
+        if minval <= 0:
+            raise _error(ArgumentValueError, "randint", f"the argument 'minval' must be > 0 "
+                         f"when 'maxval' is None, got {minval}")
         minval, maxval = 0, minval
-    shape = () if shape is None else (shape,) if isinstance(shape, numbers.Integral) else \
-        tuple(shape)
-    return P.randint(minval, maxval, shape, dtype=_dtype(dtype, "randint"))
+    if minval >= maxval:
+        raise _error(ArgumentValueError, "randint", f"'minval' must be less than 'maxval', got "
+                     f"{minval} and {maxval}")
+    dtype = _dtype(dtype, "randint")
+    if dtype is None or dtype.name not in ("int8", "int16", "int32", "int64"):
+        raise _error(ArgumentValueError, "randint", f"the argument 'dtype' must be int8, int16, "
+                     f"int32 or int64, got {dtype}")
+    # no shape: one value of shape (1,), as MindSpore's
+    shape = (1,) if shape is None else _shape(shape, "randint")
+    return P.randint(minval, maxval, shape, dtype=dtype)
 
 
 # ----- more of NumPy's creation functions ---------------------------------------------------------
@@ -441,6 +479,7 @@ def hanning(M):
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """`num` values base ** t, t evenly spaced from start to stop."""
+    num = _int_arg(num, "logspace", "num")
     dtype = _dtype(dtype, "logspace") or float32
     start = start.asnumpy() if isinstance(start, Tensor) else start
     stop = stop.asnumpy() if isinstance(stop, Tensor) else stop
@@ -505,11 +544,14 @@ def rand(*shape, dtype=float32):
     """Draws from U[0, 1) of the given shape."""
     shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) \
         else shape
-    return _cast(P.rand(*shape), _dtype(dtype, "rand"))
+    return _cast(P.rand(*shape), _float_draw_dtype(dtype, "rand"))
 
 
 def tri(N, M=None, k=0, dtype=float32):
     """The N x M array with ones at and below diagonal k."""
+    N = _int_arg(N, "tri", "N")
+    M = None if M is None else _int_arg(M, "tri", "M")
+    k = _int_arg(k, "tri", "k")
     dtype = _dtype(dtype, "tri")
     return Tensor(onp.tri(N, M, k).astype(dtype.np), dtype)
 
@@ -517,10 +559,13 @@ def tri(N, M=None, k=0, dtype=float32):
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix of the 1-D x: its columns the powers of x, decreasing (or
     increasing)."""
+    if not isinstance(x, (list, tuple)) and not _is_tensor(x):
+        raise _error(ArgumentError, "vander", f"Input x must be list, tuple or Tensor, but got "
+                     f"{type(x).__name__}")
     x = asarray(x)
     if x.ndim != 1:
         raise _error(ShapeError, "vander", f"x should be 1-D, got shape {tuple(x.shape)}")
-    N = x.shape[0] if N is None else N
+    N = x.shape[0] if N is None else _int_arg(N, "vander", "N")
     powers = onp.arange(N) if increasing else onp.arange(N - 1, -1, -1)
     return F.pow(F.expand_dims(x, 1), Tensor(powers.astype(x.dtype.np), x.dtype))
 

@@ -15,7 +15,17 @@ from cellgraph.primitives.dynamic_ops import unique_p
 from cellgraph.primitives.errors import ArgumentError, ShapeError
 
 from .array_creations import asarray
-from .utils import _common_dtype, _error, _flat_or, _sequence, _shape, _stack, take_tensors_only
+from .utils import (
+    _common_dtype,
+    _error,
+    _flat_or,
+    _int_arg,
+    _is_tensor,
+    _sequence,
+    _shape,
+    _stack,
+    take_tensors_only,
+)
 
 __all__ = [
     "append", "argwhere", "array_split", "broadcast_arrays", "broadcast_to", "concatenate",
@@ -26,9 +36,12 @@ __all__ = [
 
 
 def reshape(x, new_shape):
-    x = asarray(x)
-    shape = (new_shape,) if isinstance(new_shape, numbers.Integral) else tuple(new_shape)
-    return F.reshape(x, shape)
+    shape = (new_shape,) if isinstance(new_shape, numbers.Integral) else new_shape
+    if not isinstance(shape, (tuple, list)) or not all(
+            isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in shape):
+        raise _error(ArgumentError, "reshape", f"`new_shape` must be an int or a tuple of "
+                     f"ints, got {new_shape!r}")
+    return F.reshape(x, tuple(int(s) for s in shape))
 
 
 def ravel(x):
@@ -46,7 +59,23 @@ def transpose(a, axes=None):
 
 
 def expand_dims(a, axis):
-    return F.expand_dims(asarray(a), axis)
+    items = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
+        raise _error(ArgumentError, "expand_dims", f"axis must be tuple, list or int, but got "
+                     f"{type(axis).__name__} {axis!r}")
+    a = asarray(a)
+    if not isinstance(axis, (tuple, list)):
+        return F.expand_dims(a, axis)
+    ndim = len(a.shape) + len(axis)
+    for i in axis:
+        if not -ndim <= i < ndim:
+            raise _error(ShapeError, "expand_dims", f"axis {i} is out of bounds for array of "
+                         f"dimension {ndim}")
+    places = [i % ndim for i in axis]
+    if len(set(places)) != len(places):
+        raise _error(ShapeError, "expand_dims", f"duplicate axes in {axis}")
+    sizes = iter(a.shape)
+    return F.reshape(a, tuple(1 if i in places else next(sizes) for i in range(ndim)))
 
 
 def squeeze(a, axis=None):
@@ -206,6 +235,12 @@ def append(arr, values, axis=None):
 
 def array_split(x, indices_or_sections, axis=0):
     """Like split, but n sections need not divide the axis: the first len % n get one more."""
+    sections = indices_or_sections
+    items = sections if isinstance(sections, (tuple, list)) else (sections,)
+    if not _is_tensor(sections) and not all(
+            isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
+        raise _error(ArgumentError, "array_split", f"`indices_or_sections` should be an int, "
+                     f"a tuple of ints or a list of ints, got {sections!r}")
     return tuple(P.tensor_split(asarray(x), indices_or_sections, axis))
 
 
@@ -338,7 +373,7 @@ def flipud(m):
 
 def rot90(a, k=1, axes=(0, 1)):
     """a rotated by 90 degrees k times in the plane of `axes`."""
-    return P.rot90(asarray(a), k, axes)
+    return P.rot90(asarray(a), _int_arg(k, "rot90", "k"), axes)
 
 
 def rollaxis(x, axis, start=0):
@@ -433,6 +468,9 @@ def apply_over_axes(func, a, axes):
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """The sorted values found in both arrays (with `return_indices`, also their first
     positions in each)."""
+    if not isinstance(assume_unique, bool) or not isinstance(return_indices, bool):
+        raise _error(ArgumentError, "intersect1d", "assume_unique or return_indices is not bool "
+                     "type")
     if return_indices:
         a1, a2 = value_input(asarray(ar1), "intersect1d", "ar1"), value_input(
             asarray(ar2), "intersect1d", "ar2")

@@ -7,7 +7,7 @@ from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 
 from .array_creations import asarray
-from .utils import _binary, _cast, _dtype, _unary, take_tensors_only
+from .utils import _binary, _bool_arg, _cast, _dtype, _unary, take_tensors_only
 
 __all__ = [
     "equal", "greater", "greater_equal", "isclose", "isfinite", "isin", "isinf", "isnan", "less",
@@ -116,7 +116,7 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     """The sorted unique values of ar1 that are not in ar2."""
     from .array_ops import unique
 
-    values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(ar1)
+    values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(asarray(ar1))
     keep = isin(values, ar2, invert=True)
     return P.masked_select(values, keep)
 
@@ -126,6 +126,7 @@ signbit = _unary(P.signbit, "signbit")
 
 def sometrue(a, axis=None, keepdims=False):
     """Whether any element along `axis` is true (`any`)."""
+    _bool_arg(keepdims, "sometrue", "keepdims")
     return P.any(F.cast(asarray(a), dt.bool_), axis, keepdims)
 
 

@@ -12,7 +12,12 @@ import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis, value_input
-from cellgraph.primitives.errors import ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    ShapeError,
+    ShapeRunError,
+)
 
 from . import array_creations, array_ops, logic_ops
 from .array_creations import asarray
@@ -20,12 +25,15 @@ from .array_ops import moveaxis
 from .dtypes import float32, int32
 from .utils import (
     _binary,
+    _bool_arg,
     _cast,
     _check_inner,
+    _distinct_axes,
     _dtype,
     _error,
     _flat_or,
     _float,
+    _int_arg,
     _rounding,
     _unary,
     take_tensors_only,
@@ -75,7 +83,9 @@ maximum, minimum = _binary(F.maximum, "maximum"), _binary(F.minimum, "minimum")
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
     """Sum over `axis` (all axes by default); bool input counts as int32."""
+    _bool_arg(keepdims, "sum", "keepdims")
     a = asarray(a)
+    _distinct_axes(a, axis, "sum", ShapeRunError)
     dtype = _dtype(dtype, "sum") or (int32 if a.dtype.is_bool else None)
     out = _core.reduce_sum(_cast(a, dtype), axis, keepdims)
     return out if initial is None else F.add(out, initial)
@@ -83,32 +93,50 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
 
 def mean(a, axis=None, keepdims=False, dtype=None):
     """Arithmetic mean over `axis` (float32 for integer input)."""
+    _bool_arg(keepdims, "mean", "keepdims")
     a = asarray(a)  # integers keep their dtype, their mean rounded towards zero (MindSpore's)
+    _distinct_axes(a, axis, "mean")
     if a.dtype.is_bool:
         a = F.cast(a, float32)
     return _cast(_core.reduce_mean(a, axis, keepdims), _dtype(dtype, "mean"))
 
 
+def _scalar_initial(initial, op: str) -> None:
+    if initial is not None and not isinstance(initial, numbers.Number) and not (
+            hasattr(initial, "shape") and tuple(initial.shape) == ()):
+        raise _error(ArgumentError, op, f"`initial` should be a scalar, got "
+                     f"{type(initial).__name__} {initial!r:.60}")
+
+
 def amax(a, axis=None, keepdims=False, initial=None, where=True):
     """The maximum over `axis`, at least `initial`; with a `where` mask only the elements it
     marks count (an initial value is needed then)."""
-    return F.amax(asarray(a), axis, keepdims, initial=initial, where=where)
+    _bool_arg(keepdims, "amax", "keepdims")
+    a = asarray(a)
+    _distinct_axes(a, axis, "amax")
+    _scalar_initial(initial, "amax")
+    return F.amax(a, axis, keepdims, initial=initial, where=where)
 
 
 def amin(a, axis=None, keepdims=False, initial=None, where=True):
     """The minimum over `axis`, at most `initial`; with a `where` mask only the elements it
     marks count (an initial value is needed then)."""
-    return F.amin(asarray(a), axis, keepdims, initial=initial, where=where)
+    _bool_arg(keepdims, "amin", "keepdims")
+    a = asarray(a)
+    _distinct_axes(a, axis, "amin")
+    _scalar_initial(initial, "amin")
+    return F.amin(a, axis, keepdims, initial=initial, where=where)
 
 
 def matmul(x1, x2, dtype=None):
     """Matrix product with NumPy's rules: 1-D operands are vectors, batch dims broadcast."""
+    dtype = _dtype(dtype, "matmul")
     a, b = asarray(x1), asarray(x2)
     if not a.shape or not b.shape:
         raise _error(ShapeError, "matmul", f"operands must have rank >= 1, got shapes "
                      f"{fmt_shape(a.shape)} and {fmt_shape(b.shape)}; use multiply for scalars")
     _check_inner(a.shape[-1], b.shape[-2] if len(b.shape) > 1 else b.shape[0], a, b, "matmul")
-    return _cast(F.matmul(a, b), _dtype(dtype, "matmul"))
+    return _cast(F.matmul(a, b), dtype)
 
 
 def dot(a, b):
@@ -209,6 +237,9 @@ def tensordot(a, b, axes=2):
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """The 2-norm (Frobenius for matrices) by default; vector orders otherwise."""
+    _bool_arg(keepdims, "norm", "keepdims")
+    if ord is not None and not isinstance(ord, numbers.Number) and ord not in ("fro", "nuc"):
+        raise _error(ArgumentValueError, "norm", f"invalid value for `ord`: {ord!r}")
     x = asarray(x)
     if not x.dtype.is_float:
         x = F.cast(x, float32)
@@ -216,6 +247,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def count_nonzero(x, axis=None, keepdims=False):
+    _bool_arg(keepdims, "count_nonzero", "keepdims")
     return _core.reduce_sum(F.cast(F.not_equal(asarray(x), 0), int32), () if axis is None else axis,
                         keepdims)
 
@@ -310,7 +342,9 @@ def logaddexp2(x1, x2, dtype=None):
 
 def var(x, axis=None, ddof=0, keepdims=False):
     """Mean squared deviation from the mean, divided by N - ddof."""
+    _bool_arg(keepdims, "var", "keepdims")
     x = asarray(x)
+    _distinct_axes(x, axis, "var")
     axes = tuple(range(len(x.shape))) if axis is None else (
         (axis,) if isinstance(axis, int) else tuple(axis))
     count = int(onp.prod([x.shape[normalize_axis(a, len(x.shape))] for a in axes]))
@@ -368,6 +402,7 @@ def _weights(values, dtype):
 
 def corrcoef(x, y=None, rowvar=True, dtype=None):
     """Pearson correlation coefficients: cov / (std_i std_j), clipped to [-1, 1]."""
+    _bool_arg(rowvar, "corrcoef", "rowvar")
     c = cov(x, y, rowvar, dtype=dtype)
     if len(c.shape) == 0:
         return c / c
@@ -576,6 +611,7 @@ def kron(a, b):
 
 def matrix_power(a, n):
     """The square matrix (or stack of them) to the integer power n."""
+    n = _int_arg(n, "matrix_power", "exponent")
     return P.matrix_power(_float(asarray(a)) if n < 0 else asarray(a), n)
 
 
@@ -590,13 +626,17 @@ def _nan_reduce(name, reduce, fill):
     return fn
 
 
-nansum = _nan_reduce("nansum", lambda a, axis, keepdims: sum(a, axis, keepdims=keepdims), 0)
+# MindSpore's nansum, nanmean, nanvar and nanstd take any truthy `keepdims`; nanmax and nanmin
+# want a bool, as amax and amin
+nansum = _nan_reduce("nansum", lambda a, axis, keepdims: sum(a, axis, keepdims=bool(keepdims)),
+                     0)
 nanmax = _nan_reduce("nanmax", lambda a, axis, keepdims: amax(a, axis, keepdims), -onp.inf)
 nanmin = _nan_reduce("nanmin", lambda a, axis, keepdims: amin(a, axis, keepdims), onp.inf)
 
 
 def nanmean(a, axis=None, dtype=None, keepdims=False):
     """The mean of the elements that are not NaN."""
+    keepdims = bool(keepdims)
     a = _float(asarray(a))
     numbers_ = F.cast(P.logical_not(P.isnan(a)), a.dtype)
     total = nansum(a, axis, keepdims=keepdims)
@@ -605,6 +645,7 @@ def nanmean(a, axis=None, dtype=None, keepdims=False):
 
 def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
     """The variance of the elements that are not NaN (divided by their count - ddof)."""
+    keepdims = bool(keepdims)
     a = _float(asarray(a))
     present = P.logical_not(P.isnan(a))
     count = sum(F.cast(present, a.dtype), axis, keepdims=True)
@@ -622,6 +663,7 @@ def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
 
 def ptp(x, axis=None, keepdims=False):
     """The range, max - min, along `axis`."""
+    _bool_arg(keepdims, "ptp", "keepdims")
     return F.sub(amax(x, axis, keepdims), amin(x, axis, keepdims))
 
 

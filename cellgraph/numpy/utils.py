@@ -12,7 +12,13 @@ from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import fmt_shape
-from cellgraph.primitives.errors import ArgumentError, CellgraphError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    CellgraphError,
+    DTypeError,
+    ShapeError,
+)
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import caller_loc
 
@@ -52,13 +58,45 @@ def _host_dtype(arr: onp.ndarray) -> dt.DType:
 
 
 def _shape(shape, op: str) -> tuple:
+    """A shape argument: TypeError for what is not an int or a tuple/list of ints, ValueError
+    for a negative entry (MindSpore's types)."""
     items = (shape,) if isinstance(shape, numbers.Integral) else shape
     if not isinstance(items, (tuple, list)) or not all(
-            isinstance(s, numbers.Integral) and not isinstance(s, bool) and s >= 0
-            for s in items):
+            isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in items):
         raise _error(ArgumentError, op, f"expected a shape (an int or a tuple of non-negative "
                      f"ints), got {shape!r}")
+    if any(s < 0 for s in items):
+        raise _error(ArgumentValueError, op, f"each entry in shape should be no less than 0, "
+                     f"got {shape!r}")
     return tuple(int(s) for s in items)
+
+
+def _int_arg(value, op: str, name: str) -> int:
+    """An int argument (a count, an offset, a diagonal): TypeError otherwise, as MindSpore."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise _error(ArgumentError, op, f"`{name}` should be an integer, but got "
+                     f"{type(value).__name__} {value!r}")
+    return int(value)
+
+
+def _distinct_axes(a, axis, op: str, error=ArgumentValueError) -> None:
+    """A tuple or list of axes names each axis of `a` once (MindSpore: ValueError, or its
+    kernel's RuntimeError for sum)."""
+    if not isinstance(axis, (tuple, list)):
+        return
+    ndim = len(a.shape)
+    seen = [i % ndim if isinstance(i, numbers.Integral) and ndim and -ndim <= i < ndim else i
+            for i in axis]
+    if len(set(seen)) != len(seen):
+        raise _error(error, op, f"duplicate value in `axis`: {tuple(axis)} for a Tensor of rank "
+                     f"{ndim}")
+
+
+def _bool_arg(value, op: str, name: str) -> bool:
+    if not isinstance(value, (bool, onp.bool_)):
+        raise _error(ArgumentError, op, f"`{name}` should be a bool, but got "
+                     f"{type(value).__name__} {value!r}")
+    return bool(value)
 
 
 def _cast(x, dtype):
@@ -78,7 +116,7 @@ def _to_tensor(a, dtype=None):
     except ValueError as err:
         raise _error(ShapeError, "asarray", f"the nested sequence has different lengths at one "
                      f"depth ({err})") from None
-    if arr.dtype == object:
+    if arr.dtype.kind in "OUSV":  # objects, strings, bytes: not numbers
         raise _error(DTypeError, "asarray", f"cannot make a Tensor from {type(a).__name__} "
                      f"{a!r:.60}")
     return Tensor(arr, dtype or _host_dtype(arr))
@@ -187,7 +225,7 @@ TENSORS_ONLY = {
     (0,): "amax amin arccos arccosh arcsin arcsinh arctan arctanh array_str average cos cosh "
           "cumsum deg2rad diag diagflat diff ediff1d fix flip fliplr flipud isneginf isposinf "
           "nancumsum positive ptp rad2deg radians ravel rot90 sin sinh squeeze tan tanh "
-          "transpose unique",
+          "transpose unique reshape split array_split hsplit vsplit dsplit",
     (0, 1): "append arctan2 dot float_power inner less_equal logaddexp2 logical_xor matmul "
             "multiply not_equal outer tensordot",
     None: "atleast_1d atleast_2d atleast_3d broadcast_arrays",

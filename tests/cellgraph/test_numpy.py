@@ -6,7 +6,7 @@ import pytest
 import cellgraph
 from cellgraph import Tensor, nn
 from cellgraph import numpy as mnp
-from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 
 TOL = {"rtol": 1e-6, "atol": 1e-6}
 
@@ -202,7 +202,7 @@ def test_setitem_builds_the_jacobian_mask_of_the_blog():
 # ----- user errors -----------------------------------------------------------------------------
 
 def test_errors_name_the_function_and_values():
-    with pytest.raises(ArgumentError, match=r"numpy\.zeros: .*got \(2, -1\)"):
+    with pytest.raises(ArgumentValueError, match=r"numpy\.zeros: .*got \(2, -1\)"):
         mnp.zeros((2, -1))
     with pytest.raises(ShapeError, match=r"numpy\.dot: shapes \(2, 3\) and \(4,\) are not "
                        r"aligned: 3 .* != 4"):

@@ -101,7 +101,7 @@ def test_numpy_statistics_and_search():
                 order=2)
     draws = mnp.randint(3, 10, (200,)).asnumpy()
     assert draws.dtype == onp.int32 and draws.min() >= 3 and draws.max() < 10
-    assert mnp.randint(4).shape == () and 0 <= int(mnp.randint(4).asnumpy()) < 4
+    assert mnp.randint(4).shape == (1,) and 0 <= int(mnp.randint(4).asnumpy()[0]) < 4
     a = onp.array([1, 2, 2, 3])
     for side in ("left", "right"):
         onp.testing.assert_array_equal(mnp.searchsorted(Tensor(a), Tensor(onp.array([2, 5])),

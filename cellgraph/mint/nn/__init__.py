@@ -8,7 +8,14 @@ from cellgraph.primitives.errors import ArgumentValueError
 from . import functional  # mint.nn.functional
 
 ReLU, Sigmoid, Tanh, Identity = _nn.ReLU, _nn.Sigmoid, _nn.Tanh, _nn.Identity
-MSELoss, L1Loss = _nn.MSELoss, _nn.L1Loss
+MSELoss = _nn.MSELoss
+
+
+class L1LossExt(_nn.L1Loss):
+    """mean/sum/none of |logits - labels|: MindSpore's nn.L1LossExt, mint.nn's L1Loss."""
+
+
+L1Loss = L1LossExt  # mint.nn's name for MindSpore's nn.L1LossExt
 
 
 class NLLLoss(_nn.NLLLoss):
@@ -75,20 +82,32 @@ class Conv3d(_TorchConv, _nn.Conv3d):
     """3-D convolution with PyTorch's arguments."""
 
 
-class Softmax(_nn.Softmax):
+class SoftmaxExt(_nn.Softmax):
     def __init__(self, dim=None):
         super().__init__(-1 if dim is None else dim)
 
 
-class LogSoftmax(_nn.LogSoftmax):
+Softmax = SoftmaxExt  # mint.nn's name for MindSpore's nn.SoftmaxExt
+
+
+class LogSoftmaxExt(_nn.LogSoftmax):
     def __init__(self, dim=None):
         super().__init__(-1 if dim is None else dim)
 
 
-class Dropout(_nn.Dropout):
+LogSoftmax = LogSoftmaxExt  # mint.nn's name for MindSpore's nn.LogSoftmaxExt
+
+
+class DropoutExt(_nn.Dropout):
     def __init__(self, p=0.5, inplace=False):
         functional.check_inplace(inplace, "mint.nn.Dropout")
         super().__init__(p=p)
+
+    def extend_repr(self) -> str:
+        return ""  # MindSpore's DropoutExt prints no fields
+
+
+Dropout = DropoutExt  # mint.nn's name for MindSpore's nn.DropoutExt
 
 
 class Flatten(_nn.Flatten):
@@ -98,7 +117,7 @@ class Flatten(_nn.Flatten):
 
 
 
-class MaxPool2d(_nn.MaxPool2d):
+class MaxPool2dExt(_nn.MaxPool2d):
     def __init__(self, kernel_size=1, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         if dilation != 1 or return_indices or ceil_mode:
@@ -107,12 +126,24 @@ class MaxPool2d(_nn.MaxPool2d):
         super().__init__(kernel_size, stride or kernel_size, "pad" if padding else "valid",
                          padding)
 
+    def extend_repr(self) -> str:
+        return ""  # MindSpore's MaxPool2dExt prints no fields
 
-class AvgPool2d(_nn.AvgPool2d):
+
+MaxPool2d = MaxPool2dExt  # mint.nn's name for MindSpore's nn.MaxPool2dExt
+
+
+class AvgPool2dExt(_nn.AvgPool2d):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None):
         super().__init__(kernel_size, stride or kernel_size, "pad" if padding else "valid",
                          padding, ceil_mode, count_include_pad, divisor_override)
+
+    def extend_repr(self) -> str:
+        return ""  # MindSpore's AvgPool2dExt prints no fields
+
+
+AvgPool2d = AvgPool2dExt  # mint.nn's name for MindSpore's nn.AvgPool2dExt
 
 
 class _Functional(_nn.Cell):
@@ -159,7 +190,7 @@ class CosineEmbeddingLoss(_Functional):
         super().__init__(margin=margin, reduction=reduction)
 
 
-class Dropout2d(_nn.Cell):
+class Dropout2dExt(_nn.Cell):
     """Whole channels zeroed with probability p while training (scaled by 1 / (1 - p))."""
 
     def __init__(self, p=0.5, inplace=False):
@@ -171,7 +202,10 @@ class Dropout2d(_nn.Cell):
         return functional.dropout2d(input, self.p, self.training)
 
 
-class AvgPool1d(_Functional):
+Dropout2d = Dropout2dExt  # mint.nn's name for MindSpore's nn.Dropout2dExt
+
+
+class AvgPool1dExt(_Functional):
     """The mean over windows of the last axis of (N, C, L)."""
 
     _fn = staticmethod(functional.avg_pool1d)
@@ -181,8 +215,14 @@ class AvgPool1d(_Functional):
         super().__init__(kernel_size=kernel_size, stride=stride, padding=padding,
                          ceil_mode=ceil_mode, count_include_pad=count_include_pad)
 
+    def extend_repr(self) -> str:
+        return ""  # MindSpore's AvgPool1dExt prints no fields
 
-class AvgPool3d(_Functional):
+
+AvgPool1d = AvgPool1dExt  # mint.nn's name for MindSpore's nn.AvgPool1dExt
+
+
+class AvgPool3dExt(_Functional):
     """The mean over 3-D windows of (N, C, D, H, W)."""
 
     _fn = staticmethod(functional.avg_pool3d)
@@ -192,6 +232,12 @@ class AvgPool3d(_Functional):
         super().__init__(kernel_size=kernel_size, stride=stride, padding=padding,
                          ceil_mode=ceil_mode, count_include_pad=count_include_pad,
                          divisor_override=divisor_override)
+
+    def extend_repr(self) -> str:
+        return ""  # MindSpore's AvgPool3dExt prints no fields
+
+
+AvgPool3d = AvgPool3dExt  # mint.nn's name for MindSpore's nn.AvgPool3dExt
 
 
 class AdaptiveMaxPool2d(_Functional):
@@ -257,4 +303,5 @@ class UpsamplingBilinear2d(_nn.Cell):
 
 
 __all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
-                 and n not in ("annotations", "ArgumentValueError"))
+                 and n not in ("annotations", "ArgumentValueError")
+                 and not n.endswith("Ext"))  # MindSpore's class names; mint.nn binds its own

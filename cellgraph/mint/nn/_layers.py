@@ -139,7 +139,7 @@ class BatchNorm3d(_BatchNorm):
 
 # ----- embedding and the other normalisations ----------------------------------------------------
 
-class Embedding(_nn.Cell):
+class EmbeddingExt(_nn.Cell):
     """Rows of `weight` (num_embeddings, embedding_dim), drawn from N(0, 1) with the
     `padding_idx` row zero, picked by integer ids; the padding row gets no gradient."""
 
@@ -157,12 +157,24 @@ class Embedding(_nn.Cell):
             table[padding_idx] = 0
         self.weight = Parameter(Tensor(table, dtype or _dt.float32), requires_grad=not _freeze)
         self.padding_idx = padding_idx
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
 
     def construct(self, input):
         return F.embedding(input, self.weight, self.padding_idx)
 
+    def extend_repr(self) -> str:
+        return (f"num_embeddings={self.num_embeddings}, embedding_dim={self.embedding_dim}, "
+                f"padding_idx={self.padding_idx}, max_norm={self.max_norm}, "
+                f"norm_type={self.norm_type}, scale_grad_by_freq={self.scale_grad_by_freq}, "
+                f"dtype={self.weight.dtype}")
 
-class LayerNorm(_nn.Cell):
+
+Embedding = EmbeddingExt  # mint.nn's name for MindSpore's nn.EmbeddingExt
+
+
+class LayerNormExt(_nn.Cell):
     """Normalise over the trailing `normalized_shape` axes, then scale by `weight` and shift by
     `bias` (elementwise over those axes)."""
 
@@ -171,7 +183,7 @@ class LayerNorm(_nn.Cell):
         super().__init__()
         self.normalized_shape = _tuple(normalized_shape, 1)
         self.eps, dtype = eps, dtype or _dt.float32
-        affine = bool(elementwise_affine)
+        affine = self.elementwise_affine = bool(elementwise_affine)
         self.weight = Parameter(initializer("ones", self.normalized_shape, dtype)) \
             if affine else None
         self.bias = Parameter(initializer("zeros", self.normalized_shape, dtype)) \
@@ -179,6 +191,13 @@ class LayerNorm(_nn.Cell):
 
     def construct(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extend_repr(self) -> str:
+        return (f"normalized_shape={self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
+
+
+LayerNorm = LayerNormExt  # mint.nn's name for MindSpore's nn.LayerNormExt
 
 
 class GroupNorm(_nn.Cell):
@@ -200,7 +219,7 @@ class GroupNorm(_nn.Cell):
 
 # ----- activations with parameters or torch's arguments ------------------------------------------
 
-class PReLU(_nn.Cell):
+class PReLUExt(_nn.Cell):
     """max(0, x) + weight * min(0, x), one learnable slope (or one per channel)."""
 
     def __init__(self, num_parameters=1, init=0.25, dtype=None):
@@ -209,6 +228,9 @@ class PReLU(_nn.Cell):
 
     def construct(self, input):
         return F.prelu(input, self.weight)
+
+
+PReLU = PReLUExt  # mint.nn's name for MindSpore's nn.PReLUExt
 
 
 class Softplus(_nn.Cell):
@@ -352,7 +374,7 @@ class KLDivLoss(_nn.Cell):
 
 # ----- sliding blocks -----------------------------------------------------------------------------
 
-class Unfold(_nn.Cell):
+class UnfoldExt(_nn.Cell):
     """(N, C, H, W) -> (N, C*kh*kw, L) sliding blocks (im2col)."""
 
     def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
@@ -362,6 +384,9 @@ class Unfold(_nn.Cell):
 
     def construct(self, input):
         return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+
+Unfold = UnfoldExt  # mint.nn's name for MindSpore's nn.UnfoldExt
 
 
 class Fold(Unfold):
@@ -415,4 +440,5 @@ globals().update(_pad_class(kind, mode, rank) for kind, mode in (
     ("Replication", "replicate")) for rank in (1, 2, 3))
 
 __all__ = sorted(n for n in globals() if n[0].isupper() and n not in (  # noqa: PLE0605
-    "ArgumentValueError", "F", "HeUniform", "Normal", "Parameter", "Tensor", "Uniform"))
+    "ArgumentValueError", "F", "HeUniform", "Normal", "Parameter", "Tensor", "Uniform")
+    and not n.endswith("Ext"))  # MindSpore's class names; mint.nn binds its own

@@ -149,7 +149,9 @@ class Dropout(Cell):
         if not 0 < keep_prob <= 1:
             raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got {keep_prob}")
         self.keep_prob = float(keep_prob)
-        self.p = 1 - self.keep_prob
+        # as given (MindSpore prints `p=` when p was given, else `keep_prob=`)
+        self._given = ("p", p) if p is not None else ("keep_prob", keep_prob)
+        self.p = 1 - self.keep_prob if p is None else p
         seed0, seed1 = _get_graph_seed(0, "dropout")
         self.dropout = _DropoutOp(self.keep_prob, seed0, seed1)
 
@@ -162,7 +164,7 @@ class Dropout(Cell):
         return out
 
     def extend_repr(self) -> str:
-        return f"p={self.p:g}"
+        return "{}={}".format(*self._given)
 
 
 class Identity(Cell):
@@ -177,6 +179,10 @@ class Linear(Dense):
                  dtype=None):
         super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias,
                          dtype=dt.float32 if dtype is None else dtype)
+
+    def extend_repr(self) -> str:
+        text = f"input_features={self.in_channels}, output_features={self.out_channels}"
+        return text + (f", has_bias={self.has_bias}" if self.has_bias else "")
 
 
 class OneHot(Cell):
@@ -235,6 +241,9 @@ class Norm(Cell):
 
     def construct(self, x):
         return P.sqrt(_core.reduce_sum(P.square(x), self.axis, self.keep_dims))
+
+    def extend_repr(self) -> str:
+        return f"axis={self.axis}, keep_dims={self.keep_dims}"
 
 
 class ClipByNorm(Cell):

@@ -11,8 +11,13 @@ import cellgraph.ops as P
 from cellgraph import _checkparam as validator
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Tensor
 
 from ..cell import Cell
+from .activation import ReLU
+from .container import CellList
+from .conv import Conv2d
+from .pooling import AvgPool2d
 
 __all__ = ["LRN", "MSSSIM", "PSNR", "SSIM", "CentralCrop", "ImageGradients", "PixelShuffle",
            "PixelUnshuffle"]
@@ -120,14 +125,6 @@ def _check_max_val(max_val, op: str):
     return max_val
 
 
-def gaussian_window(size: int, sigma: float) -> np.ndarray:
-    """The normalised 2-D Gaussian (size, size), the outer product of two 1-D ones."""
-    offsets = np.arange(size, dtype=np.float64) - (size - 1) / 2
-    line = np.exp(-offsets ** 2 / (2 * sigma ** 2))
-    line /= line.sum()
-    return np.outer(line, line)
-
-
 class SSIM(Cell):
     """Mean over channels and positions of the SSIM map
     ((2 mu1 mu2 + c1)(2 cov + c2)) / ((mu1^2 + mu2^2 + c1)(var1 + var2 + c2)), the local
@@ -142,12 +139,13 @@ class SSIM(Cell):
         self.filter_sigma = validator.check_positive_float(filter_sigma, "filter_sigma", name)
         self.k1 = validator.check_value_type("k1", k1, [float], name)
         self.k2 = validator.check_value_type("k2", k2, [float], name)
-        self.window = gaussian_window(filter_size, self.filter_sigma)
+        self.conv = _window_conv(filter_size, self.filter_sigma)
 
     def _blur(self, x):
+        """The Gaussian window over each channel (MindSpore's conv, channel by channel)."""
         channels = x.shape[1]
-        kernel = np.tile(self.window[None, None], (channels, 1, 1, 1))
-        return P.conv2d(x, P.cast(kernel, x.dtype), groups=channels)
+        kernel = P.tile(P.cast(self.conv.weight, x.dtype), (channels, 1, 1, 1))
+        return P.conv2d(x, kernel, groups=channels)
 
     def construct(self, img1, img2):
         if str(img1.dtype) not in ("Float32", "Float16"):
@@ -180,6 +178,15 @@ def _mindspore_window(size: int, sigma: float) -> np.ndarray:
     return (g / np.sum(g))[None, None].astype(np.float32)
 
 
+def _window_conv(size: int, sigma: float) -> Conv2d:
+    """MindSpore's fixed Gaussian filter: a 1-to-1 channel valid Conv2d holding the window as
+    its weight, not trained (so `conv.weight` is in the layer's tree and checkpoints)."""
+    conv = Conv2d(1, 1, size, weight_init=Tensor(_mindspore_window(size, sigma)),
+                  pad_mode="valid")
+    conv.weight.requires_grad = False
+    return conv
+
+
 _MSSSIM_DTYPES = ("Float64", "Float32", "Float16", "UInt8")
 
 
@@ -204,7 +211,10 @@ class MSSSIM(Cell):
         self.k2 = validator.check_value_type("k2", k2, [float], name)
         self.power_factors = tuple(power_factors)
         self.level = len(self.power_factors)
-        self.window = _mindspore_window(filter_size, self.filter_sigma)
+        self.multi_convs_list = CellList([_window_conv(filter_size, self.filter_sigma)
+                                          for _ in range(self.level)])
+        self.avg_pool = AvgPool2d(kernel_size=2, stride=2)
+        self.relu = ReLU()
 
     def construct(self, img1, img2):
         for label, img in (("img1", img1), ("img2", img2)):
@@ -227,15 +237,14 @@ class MSSSIM(Cell):
         if dtype_max > 1.0:
             img1, img2 = img1 * (1.0 / dtype_max), img2 * (1.0 / dtype_max)
         c1, c2 = (self.k1 * max_val) ** 2, (self.k2 * max_val) ** 2
-        window = P.cast(self.window, dt.float32)
         factors = []
         sim = None
-        for _ in range(self.level):
-            sim, cs = self._ssim_and_cs(c1, c2, img1, img2, window)
-            factors.append(P.relu(cs))
-            img1 = P.avg_pool2d(img1, 2, 2)
-            img2 = P.avg_pool2d(img2, 2, 2)
-        stacked = P.stack(factors[:-1] + [P.relu(sim)], -1)
+        for conv in self.multi_convs_list:
+            sim, cs = self._ssim_and_cs(c1, c2, img1, img2, conv.weight)
+            factors.append(self.relu(cs))
+            img1 = self.avg_pool(img1)
+            img2 = self.avg_pool(img2)
+        stacked = P.stack(factors[:-1] + [self.relu(sim)], -1)
         weights = P.cast(np.asarray(self.power_factors, np.float32), dt.float32)
         return P.reduce_mean(P.reduce_prod(P.pow(stacked, weights), -1), -1)
 

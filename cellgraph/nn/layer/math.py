@@ -141,14 +141,18 @@ class MatDet(Cell):
 
 
 class MatInverse(Cell):
-    """The inverse of each symmetric positive-definite matrix in (..., M, M)."""
+    """The inverse of each symmetric positive-definite matrix in (..., M, M), as MindSpore
+    computes it: L^-T L^-1 from the Cholesky factor L (its `matmul` child, transposing the
+    first operand)."""
 
     def __init__(self):
         super().__init__()
+        self.matmul = MatMul(transpose_x1=True)
 
     def construct(self, a):
         _float16_or_32("MatInverse", "input_a", a)
-        return P.inverse(a)
+        l_inverse = P.inverse(P.cholesky(a))
+        return self.matmul(l_inverse, l_inverse)
 
 
 class LGamma(Cell):
@@ -198,6 +202,7 @@ class LBeta(Cell):
 
     def __init__(self):
         super().__init__()
+        self.lgamma = LGamma()
 
     def construct(self, x, y):
         if x.dtype not in (dt.float16, dt.float32):
@@ -221,8 +226,8 @@ class LBeta(Cell):
         # x < 8 <= y: lgamma(y) - lgamma(x + y) with the large terms cancelled
         cancelled_stirling = (-1 * (x_min + y_max - 0.5) * P.log1p(x_min / y_max)
                               - x_min * P.log(y_max) + x_min)
-        one_large = P.lgamma(x_min) + corr_y - corr_xy + cancelled_stirling
-        small = P.lgamma(x_min) + P.lgamma(y_max) - P.lgamma(x_min + y_max)
+        one_large = self.lgamma(x_min) + corr_y - corr_xy + cancelled_stirling
+        small = self.lgamma(x_min) + self.lgamma(y_max) - self.lgamma(x_min + y_max)
         return P.select(x_min < 8, P.select(y_max < 8, small, one_large), two_large)
 
 

@@ -19,7 +19,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
 from ..cell import Cell
-from ._checks import guarded, positive_int
+from ._checks import positive_int
 from .basic import Dropout
 from .rnn_cells import _MODES, _check_bool, _is_lstm_state, _linear, _uniform
 
@@ -37,19 +37,49 @@ def _output_of(state):
     return state[0] if isinstance(state, tuple) else state
 
 
-def _run_direction(step, xw, state, w_hh, b_hh, masks, reverse: bool):
-    """Run `step` over the time axis of xw (T, B, G); returns (outputs (T, B, H), state)."""
-    steps = range(len(xw) - 1, -1, -1) if reverse else range(len(xw))
-    outputs = [None] * len(xw)
-    for t in steps:
-        new = step(xw[t], state, w_hh, b_hh)
-        if masks is not None:
-            new = _select_state(masks[t], new, state)
-            outputs[t] = _output_of(new) * masks[t]
-        else:
-            outputs[t] = _output_of(new)
-        state = new
-    return F.stack(outputs, 0), state
+class _DynamicRNN(Cell):
+    """One direction of one recurrent layer over the time axis: MindSpore's `rnn` child of
+    RNN/LSTM/GRU (holding no Parameters; the layer passes its weights in)."""
+
+    mode = "RNN_TANH"
+
+    def construct(self, x, h_0, w_ih, w_hh, b_ih=None, b_hh=None, masks=None, reverse=False):
+        """x (T, B, input) -> (outputs (T, B, H), final state); `masks` freeze each batch
+        element after its last step (None: every step counts)."""
+        step = _MODES[self.mode][1]
+        xw = _linear(x, w_ih, b_ih)
+        steps = range(len(xw) - 1, -1, -1) if reverse else range(len(xw))
+        outputs = [None] * len(xw)
+        state = h_0
+        for t in steps:
+            new = step(xw[t], state, w_hh, b_hh)
+            if masks is not None:
+                new = _select_state(masks[t], new, state)
+                outputs[t] = _output_of(new) * masks[t]
+            else:
+                outputs[t] = _output_of(new)
+            state = new
+        return F.stack(outputs, 0), state
+
+
+class _DynamicRNNTanh(_DynamicRNN):
+    mode = "RNN_TANH"
+
+
+class _DynamicRNNRelu(_DynamicRNN):
+    mode = "RNN_RELU"
+
+
+class _DynamicLSTMCPUGPU(_DynamicRNN):
+    mode = "LSTM"
+
+
+class _DynamicGRUCPUGPU(_DynamicRNN):
+    mode = "GRU"
+
+
+_DYNAMIC_RNNS = {cls.mode: cls for cls in (_DynamicRNNTanh, _DynamicRNNRelu, _DynamicLSTMCPUGPU,
+                                           _DynamicGRUCPUGPU)}
 
 
 class _RNNBase(Cell):
@@ -71,8 +101,9 @@ class _RNNBase(Cell):
                 or not 0 <= dropout < 1:
             raise ArgumentValueError(f"{op}: `dropout` must be a number in [0, 1), got "
                                      f"{dropout!r}")
+        self.rnn = _DYNAMIC_RNNS[self.mode]()
         self.dropout = float(dropout)
-        self.dropout_op = Dropout(p=self.dropout) if self.dropout > 0 else None
+        self.dropout_op = Dropout(p=self.dropout)
         self.num_directions = 2 if bidirectional else 1
         self._make_parameters(_MODES[self.mode][0] * self.hidden_size,
                               dt.float32 if dtype is None else dt.as_dtype(dtype))
@@ -162,22 +193,20 @@ class _RNNBase(Cell):
             x = F.transpose(x, (1, 0, 2))
         state = self._initial_state(x, hx)
         masks = self._masks(seq_length, x.shape[0], x.dtype)
-        step = _MODES[self.mode][1]
         w_ih, w_hh, b_ih, b_hh = self.w_ih_list, self.w_hh_list, self.b_ih_list, self.b_hh_list
         finals, layer_in = [], x
         for layer in range(self.num_layers):
             outs = []
             for d in range(self.num_directions):
                 k = layer * self.num_directions + d
-                xw = _linear(layer_in, w_ih[k], b_ih[k] if self.has_bias else None)
                 init = tuple(s[k] for s in state) if isinstance(state, tuple) else state[k]
-                out, final = _run_direction(step, xw, init, w_hh[k],
-                                            b_hh[k] if self.has_bias else None, masks, d == 1)
+                out, final = self.rnn(layer_in, init, w_ih[k], w_hh[k],
+                                      b_ih[k] if self.has_bias else None,
+                                      b_hh[k] if self.has_bias else None, masks, d == 1)
                 outs.append(out)
                 finals.append(final)
             layer_in = outs[0] if len(outs) == 1 else F.concat(outs, 2)
-            if self.dropout_op is not None and layer < self.num_layers - 1 \
-                    and guarded(self, "training"):
+            if self.dropout > 0 and layer < self.num_layers - 1:
                 layer_in = self.dropout_op(layer_in)
         output = F.transpose(layer_in, (1, 0, 2)) if self.batch_first else layer_in
         if isinstance(state, tuple):

@@ -17,8 +17,8 @@ from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.runtime.tensor import Parameter
 
 from ..cell import Cell
-from ._checks import positive_int
-from .activation import get_activation
+from ._checks import guarded, positive_int
+from .activation import GELU, ReLU
 from .basic import Dense, Dropout
 from .container import CellList
 from .normalization import LayerNorm
@@ -68,7 +68,6 @@ class MultiheadAttention(Cell):
                                       "in_proj_bias") if has_bias else None
         self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias,
                               bias_init="zeros", dtype=dtype)
-        self.attn_dropout = Dropout(p=self.dropout) if self.dropout > 0 else None
 
     def _projections(self):
         e = self.embed_dim
@@ -110,8 +109,8 @@ class MultiheadAttention(Cell):
             padding = _additive(key_padding_mask, scores.dtype)
             scores = scores + P.reshape(padding, (padding.shape[0], 1, 1, padding.shape[1]))
         weights = P.softmax(scores, -1)
-        if self.attn_dropout is not None:
-            weights = self.attn_dropout(weights)
+        if self.dropout > 0:  # as MindSpore: functional dropout, no Dropout child
+            weights = P.dropout(weights, self.dropout, guarded(self, "training"))
         out = P.matmul(weights, v)  # (N, H, L, head_dim)
         length, batch = out.shape[2], out.shape[0]
         out = P.reshape(P.transpose(out, (2, 0, 1, 3)), (length, batch, self.embed_dim))
@@ -123,12 +122,35 @@ class MultiheadAttention(Cell):
         return out, (P.mean(weights, 1) if average_attn_weights else weights)
 
 
+def _activation_function(activation):
+    """MindSpore's choice of feed-forward activation: "relu"/"gelu", an nn.ReLU/nn.GELU Cell or
+    ops.relu/ops.gelu, else ValueError."""
+    if not isinstance(activation, (str, Cell)) and not callable(activation):
+        raise ArgumentValueError(f"The argument 'activation' must be str, callable or Cell "
+                                 f"instance, but get {activation}.")
+    if isinstance(activation, Cell):
+        if not isinstance(activation, (ReLU, GELU)):
+            raise ArgumentValueError(f"The argument 'activation' must be nn.ReLU or nn.GELU "
+                                     f"instance, but get {activation}.")
+        return activation
+    if callable(activation):
+        if activation is not P.relu and activation is not P.gelu:
+            raise ArgumentValueError(f"The argument 'activation' must be ops.relu or ops.gelu "
+                                     f"instance, but get {activation}.")
+        return activation
+    functions = {"relu": P.relu, "gelu": P.gelu}
+    if activation not in functions:
+        raise ArgumentValueError(f"The activation must be relu/gelu, but get {activation}")
+    return functions[activation]
+
+
 def _add_blocks(layer, n, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
                 norm_first, dtype) -> None:
     """What the encoder and decoder layers share, after their attention Cells and in
     MindSpore's attribute order (so parameter names and order line up): the feed-forward
-    block (dense1, dropout, dense2, activation) and a LayerNorm and a Dropout for each of the
-    `n` residual blocks (norm1.., dropout1..)."""
+    block (dense1, dropout, dense2) and a LayerNorm and a Dropout for each of the `n` residual
+    blocks (norm1.., dropout1..); then `activation1`, the activation as given (a child when it
+    is a Cell), and `activation`, what the layer calls (ops.relu or ops.gelu for a name)."""
     layer.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
     layer.dropout = Dropout(p=dropout)
     layer.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
@@ -137,8 +159,8 @@ def _add_blocks(layer, n, d_model, dim_feedforward, dropout, activation, layer_n
         setattr(layer, f"norm{i}", LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
     for i in range(1, n + 1):
         setattr(layer, f"dropout{i}", Dropout(p=dropout))
-    layer.activation = get_activation(activation) if isinstance(activation, str) \
-        else activation
+    layer.activation1 = activation
+    layer.activation = _activation_function(activation)
 
 
 class TransformerEncoderLayer(Cell):

@@ -46,6 +46,7 @@ from cellgraph.primitives.nn_ops import softmax_cross_entropy
 from cellgraph.runtime.tensor import Tensor
 
 from ..cell import Cell
+from ..layer.activation import LogSoftmax
 
 __all__ = [
     "BCELoss",
@@ -126,10 +127,11 @@ class RMSELoss(LossBase):
 
     def __init__(self):
         super().__init__("mean")
+        self.MSELoss = MSELoss()  # MindSpore's attribute name: the child prints as (MSELoss)
 
     def construct(self, logits, labels):
         check_float("RMSELoss", logits, labels)
-        return F.sqrt(self.get_loss(F.square(F.sub(logits, labels))))
+        return F.sqrt(self.MSELoss(logits, labels))
 
 
 class HuberLoss(LossBase):
@@ -508,6 +510,7 @@ class FocalLoss(LossBase):
             raise ArgumentValueError(f"FocalLoss: `weight` must have one dimension, got "
                                      f"{len(weight.shape)}")
         self.gamma, self.weight = gamma, weight
+        self.logsoftmax = LogSoftmax(1)
 
     def construct(self, logits, labels):
         op = "FocalLoss"
@@ -530,7 +533,7 @@ class FocalLoss(LossBase):
         logits = F.reshape(logits, (logits.shape[0], channels, -1))
         labels = F.reshape(labels, (labels.shape[0], label_channels, -1))
         batch = labels.shape[0]
-        log_p = F.log_softmax(logits, 1)
+        log_p = self.logsoftmax(logits)
         index = F.cast(labels, dt.int32)
         if label_channels == 1:
             log_p = F.squeeze(F.gather_elements(log_p, 1, index), 1)
@@ -571,13 +574,13 @@ class MultiClassDiceLoss(LossBase):
         if isinstance(activation, str) and activation not in self._ACTIVATIONS:
             raise ArgumentValueError(f"{op}: `activation` must be in {list(self._ACTIVATIONS)}, "
                                      f"got {activation!r}")
-        self.activation = get_activation(activation) if isinstance(activation, str) else \
-            activation
-        if self.activation is not None and not isinstance(self.activation, Cell):
+        activation = get_activation(activation) if isinstance(activation, str) else activation
+        if activation is not None and not isinstance(activation, Cell):
             raise DTypeError(f"{op}: `activation` must be a str or a Cell, got "
-                             f"{type(self.activation).__name__}")
+                             f"{type(activation).__name__}")
         self.weights, self.ignore_indiex = weights, ignore_indiex
         self.binarydiceloss = DiceLoss(smooth=1e-5)
+        self.activation = activation  # after binarydiceloss, MindSpore's child order
 
     def construct(self, logits, label):
         op = "MultiClassDiceLoss"

@@ -38,7 +38,10 @@ class LARS(Optimizer):
         self.opt = optimizer
         self.epsilon, self.coefficient, self.use_clip = epsilon, coefficient, use_clip
         self.global_step = optimizer.global_step
-        self.parameters = optimizer.parameters  # `_parameters` keeps "fake_param", as there
+        # `_parameters` keeps "fake_param", as there; the wrapped optimizer's Parameters come
+        # after it in the tree, as MindSpore registers a ParameterTuple's Parameters by name
+        del self.parameters
+        self.parameters = optimizer.parameters
         self.lars_flag = tuple(bool(lars_filter(p)) for p in self.parameters)
         self.is_group = optimizer.is_group
         self.learning_rate = Parameter(Tensor(np.array(0.0, np.float32)), name="fake_lr")

@@ -19,6 +19,7 @@ from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DType
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
 from ..cell import Cell, StepLock
+from ..layer.container import CellList
 from ..optim.optimizer import Optimizer
 from .grad_reducer import data_parallel_reducer
 
@@ -230,20 +231,37 @@ def _named_cells(cell, prefix=""):
         yield from _named_cells(child, path)
 
 
+class _MicroBatch(Cell):
+    """Slice i of `micro_size` equal slices of the batch: MindSpore's _MicroBatch, one a
+    micro-batch in the wrappers below."""
+
+    def __init__(self, micro_size):
+        super().__init__()
+        self.micro_size = micro_size
+
+    def construct(self, i, *inputs):
+        return _micro_batch(inputs, i, self.micro_size)
+
+
 class _MicroBatchSum(Cell):
     """`network` run on each of `count` slices of the batch (first axis of every input), the
-    outputs summed: the forward of gradient accumulation over micro-batches."""
+    outputs summed: the forward of gradient accumulation over micro-batches. The slicing Cells
+    sit in a CellList named `inputs_name`, as MindSpore's wrappers hold them."""
 
-    def __init__(self, network, count: int, op: str, name: str):
+    def __init__(self, network, count: int, op: str, name: str, inputs_name: str):
         super().__init__(auto_prefix=False)
         _check_cell(network, op, "network")
         self.network = network
         self._count = _positive_count(count, op, name)
+        self._inputs_name = inputs_name
+        setattr(self, inputs_name, CellList([_MicroBatch(self._count)
+                                             for _ in range(self._count)]))
 
     def construct(self, *inputs):
+        slicers = getattr(self, self._inputs_name)
         total = None
         for i in range(self._count):
-            output = self.network(*_micro_batch(inputs, i, self._count))
+            output = self.network(*slicers[i](i, *inputs))
             total = output if total is None else total + output
         return total
 
@@ -253,7 +271,8 @@ class GradAccumulationCell(_MicroBatchSum):
     accumulates their gradients (MindSpore's GradAccumulationCell)."""
 
     def __init__(self, network, micro_size):
-        super().__init__(network, micro_size, "GradAccumulationCell", "micro_size")
+        super().__init__(network, micro_size, "GradAccumulationCell", "micro_size",
+                         "micro_inputs")
         self.micro_size = micro_size
 
 
@@ -262,7 +281,8 @@ class MicroBatchInterleaved(_MicroBatchSum):
     slices interleaved to overlap communication; the result is the same)."""
 
     def __init__(self, network, interleave_num=2):
-        super().__init__(network, interleave_num, "MicroBatchInterleaved", "interleave_num")
+        super().__init__(network, interleave_num, "MicroBatchInterleaved", "interleave_num",
+                         "interleave_inputs")
         self.interleave_num = interleave_num
 
 
@@ -274,7 +294,7 @@ class PipelineCell(_MicroBatchSum):
     refused by set_auto_parallel_context)."""
 
     def __init__(self, network, micro_size, stage_config=None, segment_config=None):
-        super().__init__(network, micro_size, "PipelineCell", "micro_size")
+        super().__init__(network, micro_size, "PipelineCell", "micro_size", "micro_inputs")
         self.micro_size = micro_size
         for config, attribute in ((stage_config, "pipeline_stage"),
                                   (segment_config, "pipeline_segment")):

@@ -138,7 +138,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         else:
             raise DTypeError(f"TrainOneStepWithLossScaleCell: `scale_sense` must be a Cell or "
                              f"a Tensor, got {type(scale_sense).__name__}")
-        self.scale_sense = Parameter(Tensor(value), name="scale_sense", requires_grad=False)
+        self.scale_sense = Parameter(Tensor(value), name="scale_sense")
         self.grad_fn = value_and_grad(_ScaledLoss(network), grad_position=None,
                                       weights=self.weights, has_aux=True)
         # what subclasses that write their own construct use (the model zoo's BERT cells)

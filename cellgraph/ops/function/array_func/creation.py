@@ -23,8 +23,17 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     """[start, end) by `step` (one argument: [0, start)); int64 for ints, else float32."""
     if end is None:
         start, end = 0, start
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if not isinstance(value, numbers.Real) and not hasattr(value, "shape"):
+            raise DTypeError(f"For arange, the input type must be int or float or a TensorScalar, "
+                             f"but got {type(value).__name__} for `{name}`")
     if step == 0:
         raise ArgumentValueError("arange: `step` must not be 0")
+    if (end < start and step > 0) or (end > start and step < 0):
+        raise ArgumentValueError(f"For arange, `step` {step} points away from `end` {end} from "
+                                 f"`start` {start} (MindSpore's Range: delta cannot be "
+                                 f"{'positive' if step > 0 else 'negative'} when limit "
+                                 f"{'<' if end < start else '>'} start)")
     values = np.arange(start, end, step)
     if dtype is None:
         dtype = dt.int64 if all(isinstance(v, numbers.Integral) for v in (start, end, step)) \
