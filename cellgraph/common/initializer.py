@@ -115,11 +115,6 @@ class Initializer:
                             f"{type(arr).__name__}")
         self._initialize(arr)
 
-    def __repr__(self) -> str:
-        fields = {k: v for k, v in vars(self).items() if not k.startswith("_")}
-        fields = fields or self._kwargs  # a user subclass's keywords to Initializer.__init__
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in fields.items())})"
-
 
 class Constant(Initializer):
 

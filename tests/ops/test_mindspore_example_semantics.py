@@ -297,3 +297,13 @@ def test_a_cell_params_table_is_live():
     assert list(net._params) == ["param_a", "extra_param"]
     with pytest.raises(TypeError, match="should be 'Parameter'"):
         net._params["x"] = Tensor([1.0])
+
+
+def test_container_methods_return_as_mindspore():
+    cells = nn.CellList([nn.ReLU()])
+    assert cells.append(nn.ReLU()) is None and cells.insert(0, nn.ReLU()) is None
+    assert cells.extend([nn.ReLU()]) is cells and len(cells) == 4
+    assert nn.SequentialCell([nn.ReLU()]).append(nn.ReLU()) is None
+    # an initializer prints as Python's default object repr, as MindSpore's
+    assert repr(ms.common.initializer.Normal(0.02)).startswith(
+        "<cellgraph.common.initializer.Normal object at 0x")

@@ -207,8 +207,13 @@ def run(examples_path, python, package, out, chunk=40, timeout=60):
 # ----------------------------------------------------------------------------------- report
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def _tokens(text):
-    """(numbers, the text between them with whitespace squeezed)."""
+    """(numbers, the text between them with whitespace squeezed); object addresses, which no
+    two processes share, are left out."""
+    text = _ADDRESS.sub("", text)
     numbers = [float(n) for n in _NUMBER.findall(text)]
     words = "".join(_NUMBER.sub("#", text).split())
     return numbers, words

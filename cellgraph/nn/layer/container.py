@@ -148,9 +148,9 @@ class SequentialCell(_CellContainer):
         for i, cell in enumerate(cells):
             self._add(str(i), cell)
 
-    def append(self, cell) -> SequentialCell:
+    def append(self, cell) -> None:
+        """Add `cell` at the end; returns None, as MindSpore's."""
         self._append(cell)
-        return self
 
     @property
     def cell_list(self) -> list:
@@ -174,9 +174,9 @@ class CellList(_CellContainer):
         cells = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         self.extend(cells)
 
-    def append(self, cell) -> CellList:
+    def append(self, cell) -> None:
+        """Add `cell` at the end; returns None, as MindSpore's (extend returns the list)."""
         self._append(cell)
-        return self
 
     def extend(self, cells) -> CellList:
         for cell in cells:
