@@ -486,7 +486,9 @@ class SignatureTensor(Tensor):
                          f"data; it only describes inputs (Cell.set_inputs)")
 
     def __repr__(self) -> str:
-        return f"Tensor(shape={list(self._signature_shape)}, dtype={self._dtype.label})"
+        """MindSpore's spelling of a Tensor with no data: its value on a line of its own,
+        empty."""
+        return f"Tensor(shape={list(self._signature_shape)}, dtype={self._dtype.label}, value=\n)"
 
     __str__ = __repr__
 
