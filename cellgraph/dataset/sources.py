@@ -541,6 +541,17 @@ def _generator_source(source, column_names, num_samples, shuffle, sampler, num_s
     return _Iterated(source, names, num_samples, num_shards, shard_id)
 
 
+def _slices(values):
+    """A column's rows: one array sliced along its first axis, or, for rows of different
+    lengths (ragged lists, as MindSpore takes them), a list of one array per row."""
+    try:
+        return np.asarray(values)
+    except ValueError:
+        if not isinstance(values, (list, tuple)):
+            raise
+        return [np.asarray(v) for v in values]
+
+
 class NumpySlicesDataset(MappableSource):
     """Rows sliced along the first axis of arrays: a list or array (one column), a tuple of
     them (one column each) or a dict (column name -> values)."""
@@ -551,11 +562,11 @@ class NumpySlicesDataset(MappableSource):
                  shuffle=None, sampler=None, num_shards=None, shard_id=None):
         check_num_parallel_workers(num_parallel_workers)
         if isinstance(data, dict):
-            columns = [np.asarray(v) for v in data.values()]
+            columns = [_slices(v) for v in data.values()]
             names = column_list(column_names, self.op, "column_names") or list(data)
         else:
-            columns = [np.asarray(v) for v in data] if isinstance(data, tuple) else \
-                [np.asarray(data)]
+            columns = [_slices(v) for v in data] if isinstance(data, tuple) else \
+                [_slices(data)]
             names = _names_for(column_names, len(columns), self.op)
         if len(names) != len(columns):
             raise ValueError(f"{self.op}: {len(columns)} column(s) of data but "

@@ -307,3 +307,14 @@ def test_container_methods_return_as_mindspore():
     # an initializer prints as Python's default object repr, as MindSpore's
     assert repr(ms.common.initializer.Normal(0.02)).startswith(
         "<cellgraph.common.initializer.Normal object at 0x")
+
+
+def test_numpy_slices_of_ragged_rows_pad_in_batches():
+    import cellgraph.dataset as ds
+
+    data = ds.NumpySlicesDataset([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]], "column1",
+                                 shuffle=False)
+    batches = [b[0] for b in data.padded_batch(2, True, pad_info={})
+               .create_tuple_iterator(output_numpy=True)]
+    np.testing.assert_array_equal(batches[0], [[1, 0], [1, 2]])
+    np.testing.assert_array_equal(batches[1], [[1, 2, 3, 0], [1, 2, 3, 4]])
