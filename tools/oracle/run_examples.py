@@ -97,13 +97,15 @@ def _rewrite(text, package):
 
 
 def _reset(package):
-    """A fresh start for each example: PyNative mode, NumPy's generator at a fixed seed."""
+    """A fresh start for each example: PyNative mode, no parallel settings left by an earlier
+    example, NumPy's generator at a fixed seed."""
     import importlib
 
     import numpy as np
 
     ms = importlib.import_module(package)
     ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.reset_auto_parallel_context()
     np.random.seed(0)
 
 
