@@ -54,5 +54,7 @@ def test_outputs_compare_numbers_within_tolerance():
     assert not runner.same_output("[1. 2.]", "[1. 2. 3.]")
     assert runner.same_output("<mindspore.Generator object at 0x7f04d5879890>",
                               "<cellgraph.Generator object at 0x7fadba62c690>")
+    assert runner.same_output("{'net_output': [1.5, 2.0]}",
+                              "{'net_output': [np.float32(1.5), np.float32(2.0)]}")
     assert runner.same_output("<class 'mindspore.common.tensor.Tensor'>",
                               "<class 'cellgraph.common.tensor.Tensor'>")

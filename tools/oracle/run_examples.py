@@ -210,12 +210,14 @@ def run(examples_path, python, package, out, chunk=40, timeout=60):
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# NumPy 2 spells a scalar's repr np.float32(1.5) where NumPy 1 (the oracle's) wrote 1.5
+_NUMPY_SCALAR = re.compile(r"np\.(?:float|int|uint|bool|complex|str)\w*\(([^()]*)\)")
 
 
 def _tokens(text):
     """(numbers, the text between them with whitespace squeezed); object addresses, which no
-    two processes share, are left out."""
-    text = _ADDRESS.sub("", text)
+    two processes share, and NumPy 2's scalar wrappers are left out."""
+    text = _NUMPY_SCALAR.sub(r"\1", _ADDRESS.sub("", text))
     numbers = [float(n) for n in _NUMBER.findall(text)]
     words = "".join(_NUMBER.sub("#", text).split())
     return numbers, words
