@@ -318,3 +318,14 @@ def test_numpy_slices_of_ragged_rows_pad_in_batches():
                .create_tuple_iterator(output_numpy=True)]
     np.testing.assert_array_equal(batches[0], [[1, 0], [1, 2]])
     np.testing.assert_array_equal(batches[1], [[1, 2, 3, 0], [1, 2, 3, 4]])
+
+
+def test_ext_names_of_the_function_modules_are_mints():
+    from cellgraph.ops.function import math_func, nn_func, random_func
+
+    x = ms.tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(math_func.amax_ext(x, dim=1, keepdim=True).asnumpy(),
+                                  [[2.0], [5.0]])
+    np.testing.assert_allclose(nn_func.softmax_ext(x, 1).asnumpy(),
+                               mint.softmax(x, 1).asnumpy())
+    assert random_func.rand_ext(2, 3).shape == (2, 3)

@@ -575,3 +575,11 @@ def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False)
     seed, offset = (v if hasattr(v, "aval") else _const(np.array(v, np.int64), dt.int64)
                     for v in (seed, offset))
     return multinomial_with_replacement_draw(x, seed, offset, numsamples, replacement, {})
+
+
+# mint's functions under the `_ext` names MindSpore's own code calls them by
+from cellgraph.ops.function._mint_ext import ext_functions as _ext_functions
+
+globals().update(_ext_functions(
+    "cellgraph.mint",
+    "multinomial normal rand rand_like randint randint_like randn randn_like randperm"))

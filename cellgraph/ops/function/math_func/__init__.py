@@ -25,3 +25,17 @@ for _module in (creation, elementwise, linalg, matrices, reduction, spectral, st
 
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = _functional_fallback(globals(), functional=_functional_namespace)
+
+
+# mint's functions under the `_ext` names MindSpore's own code calls them by
+from cellgraph.ops.function._mint_ext import ext_functions as _ext_functions
+
+globals().update(_ext_functions(
+    "cellgraph.mint",
+    "acos acosh add addbmm addcmul addmm addmv amax amin arccos arccosh arcsin "
+    "arcsinh arctan2 arctan argmax asin asinh atan2 atan bincount bitwise_and "
+    "bitwise_or bitwise_xor bmm frac histc inverse linspace mean median mul norm pow "
+    "remainder std std_mean sub var var_mean"))
+globals().update(_ext_functions(
+    "cellgraph.mint.linalg",
+    "vector_norm"))

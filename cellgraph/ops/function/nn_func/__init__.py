@@ -38,3 +38,15 @@ for _module in (activation, attention, basic, conv, image, loss, margin_loss, no
 
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = _functional_fallback(globals(), functional=_functional_namespace)
+
+
+# mint's functions under the `_ext` names MindSpore's own code calls them by
+from cellgraph.ops.function._mint_ext import ext_functions as _ext_functions
+
+globals().update(_ext_functions(
+    "cellgraph.mint.nn.functional",
+    "avg_pool2d avg_pool3d batch_norm cross_entropy dropout2d dropout glu interpolate "
+    "kl_div l1_loss logsigmoid max_pool2d nll_loss pad"))
+globals().update(_ext_functions(
+    "cellgraph.mint",
+    "conv2d flatten gather log_softmax softmax"))
