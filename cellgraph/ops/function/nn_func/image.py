@@ -47,6 +47,8 @@ def pixel_unshuffle(input, downscale_factor):
 def _nearest(size_in: int, size_out: int, align_corners: bool, ratio=None) -> np.ndarray:
     """Output i takes input floor(i * ratio) (in / out unless given: MindSpore's Upsample ops
     take 1 / scale when given scales)."""
+    if size_out == 0:  # an empty output takes nothing
+        return np.zeros((0, size_in))
     ratio = size_in / size_out if ratio is None else ratio
     if align_corners and size_out > 1:
         src = np.round(np.arange(size_out) * (size_in - 1) / (size_out - 1))
@@ -62,6 +64,8 @@ def _linear(size_in: int, size_out: int, align_corners: bool, half_pixel: bool,
     """Weights of linear interpolation: align_corners maps the end pixels onto each other;
     half_pixel samples at pixel centres (PyTorch's default); otherwise src = i * ratio (in / out
     unless given)."""
+    if size_out == 0:  # an empty output takes nothing
+        return np.zeros((0, size_in))
     ratio = size_in / size_out if ratio is None else ratio
     i = np.arange(size_out, dtype=np.float64)
     if align_corners:
