@@ -329,3 +329,21 @@ def test_ext_names_of_the_function_modules_are_mints():
     np.testing.assert_allclose(nn_func.softmax_ext(x, 1).asnumpy(),
                                mint.softmax(x, 1).asnumpy())
     assert random_func.rand_ext(2, 3).shape == (2, 3)
+
+
+def test_vision_forms_of_mindspore_examples():
+    pytest.importorskip("PIL")
+    from cellgraph.dataset import vision
+    from cellgraph.dataset.vision import Inter
+    from cellgraph.dataset.vision.transforms import resize_array
+
+    rng = np.random.default_rng(1)
+    grey = rng.integers(0, 255, (7, 9), dtype=np.uint8)
+    out = vision.AdjustSharpness(0.3)(grey.reshape(7, 9, 1))
+    assert out.shape == (7, 9, 1)
+    # MindSpore 2.10's second row for this image and factor (cv::addWeighted's rounding)
+    assert out[1, :, 0].tolist() == [167, 120, 167, 180, 152, 116, 190, 170, 23]
+    x = rng.standard_normal((2, 2, 3)).astype(np.float32)
+    assert vision.LinearTransformation(np.eye(12), np.zeros(12))(x).dtype == np.float64
+    assert resize_array(rng.random((10, 8, 3)).astype(np.float32), 5, 4, Inter.CUBIC).shape \
+        == (5, 4, 3)

@@ -428,9 +428,18 @@ class AdjustSharpness(_Adjust):
 
     def adjust(self, array):
         image = _pil().fromarray(array)  # (Pillow's ImportError names the extra)
-        from PIL import ImageEnhance
+        from PIL import ImageFilter
 
-        return np.asarray(ImageEnhance.Sharpness(image).enhance(self.factor))
+        blurred = np.array(image.filter(ImageFilter.SMOOTH))
+        blurred[[0, -1]], blurred[:, [0, -1]] = array[[0, -1]], array[:, [0, -1]]
+        return _cv_weighted(array, self.factor, blurred)
+
+    def __call__(self, image):
+        array = image if isinstance(image, np.ndarray) else None
+        if array is not None and (array.ndim == 2 or array.ndim == 3 and array.shape[2] == 1):
+            grey = np.ascontiguousarray(array.reshape(array.shape[:2]))  # <H, W> and <H, W, 1>
+            return self.adjust(grey).reshape(array.shape)
+        return super().__call__(image)
 
 
 # OpenCV's 8-bit colour conversions, which MindSpore's C++ adjustments run through: integer

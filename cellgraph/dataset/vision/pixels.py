@@ -117,7 +117,9 @@ class LinearTransformation(TensorOperation):
         if flat.shape[1] != self.matrix.shape[0]:
             raise ValueError(f"LinearTransformation: the image has {flat.shape[1]} elements, "
                              f"the transformation matrix {self.matrix.shape}")
-        return ((flat - self.mean) @ self.matrix).reshape(array.shape).astype(array.dtype)
+        # NumPy's promotion of the image with the matrix, as MindSpore's (float64 matrices
+        # give float64 images)
+        return ((flat - self.mean) @ self.matrix).reshape(array.shape)
 
 
 def _rgb_to_hsv(rgb):

@@ -192,9 +192,18 @@ def resize_array(image: np.ndarray, height: int, width: int, interpolation: Inte
         cols = np.minimum(np.floor(np.arange(width) * (1.0 / (width / in_w))).astype(np.int64),
                           in_w - 1)
         return image[rows][:, cols]
-    if interpolation is not Inter.LINEAR:
+    if interpolation is not Inter.LINEAR and image.dtype == np.uint8:
         pil = _pil().fromarray(image)
         return np.asarray(pil.resize((width, height), _PIL_FILTERS[interpolation]))
+    if interpolation is not Inter.LINEAR:  # other dtypes: each channel as a float32 image
+        planes = image.reshape(in_h, in_w, -1).astype(np.float32)
+        out = np.stack([np.asarray(_pil().fromarray(planes[..., c], mode="F").resize(
+            (width, height), _PIL_FILTERS[interpolation])) for c in range(planes.shape[2])], -1)
+        out = out.reshape((height, width) + image.shape[2:])
+        if image.dtype.kind in "iu":
+            info = np.iinfo(image.dtype)
+            out = np.clip(np.rint(out), info.min, info.max)
+        return out.astype(image.dtype)
     top, bottom, wy = _linear_axis(height, in_h)
     left, right, wx = _linear_axis(width, in_w)
     data = image.astype(np.float32)
