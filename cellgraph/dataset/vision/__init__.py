@@ -7,6 +7,7 @@ from .bbox import *
 from .color import *
 from .geometry import *
 from .levels import *
+from .mix import *
 from .pixels import *
 from .transforms import *
 from .utils import get_image_num_channels, get_image_size, read_file, write_file  # noqa: F401
