@@ -81,3 +81,22 @@ def test_input_checks():
         vision.MixUpBatch()(images, np.zeros(2, np.int32))
     with pytest.raises(RuntimeError, match="invalid label type"):
         vision.MixUpBatch()(images, np.array([["a"], ["b"]]))
+
+
+def test_set_seed_seeds_numpy_and_random():
+    """MindSpore's set_seed seeds `random` and `numpy.random` too: its tests draw their data
+    from numpy after it (MixUpBatch's float-label test, MindSpore 2.10's values)."""
+    import random
+
+    ds.config.set_seed(0)
+    first = (random.random(), np.random.randint(0, 255, 4).tolist())
+    ds.config.set_seed(0)
+    assert (random.random(), np.random.randint(0, 255, 4).tolist()) == first
+    ds.config.set_seed(0)
+    np.random.randint(0, 255, (3, 28, 28, 1), dtype=np.uint8)
+    label = np.random.randint(0, 5, (3, 1))
+    assert label.ravel().tolist() == [1, 4, 4]
+    _, mixed = vision.MixUpBatch()(np.zeros((3, 2, 2, 1), np.uint8),
+                                   np.eye(5, dtype=np.float64)[label.ravel()])
+    np.testing.assert_allclose(mixed, [[0, 0.8252811, 0, 0, 0.1747189], [0, 0, 0, 0, 1],
+                                       [0, 0.1747189, 0, 0, 0.8252811]], rtol=1e-6)
