@@ -1,7 +1,8 @@
-"""Batch mixing of mindspore.dataset.vision: MixUpBatch and CutMixBatch, on a batch of images
-and its one-hot labels. They draw as MindSpore's C++ kernels draw (std::mt19937 from the
-dataset seed, libstdc++'s shuffle and gamma distribution), so a seeded pipeline mixes the same
-images with the same weights as MindSpore's."""
+"""Batch mixing of mindspore.dataset.vision: MixUpBatch, CutMixBatch and MixUp, on a batch of
+images and its one-hot labels. MixUpBatch and CutMixBatch draw as MindSpore's C++ kernels draw
+(std::mt19937 from the dataset seed, libstdc++'s shuffle and gamma distribution), so a seeded
+op gives MindSpore's images and labels on the same batches (in a pipeline, as MindSpore's with
+one map worker); MixUp draws from numpy.random, as MindSpore's Python MixUp does."""
 from __future__ import annotations
 
 from enum import IntEnum
@@ -9,10 +10,15 @@ from enum import IntEnum
 import numpy as np
 
 from cellgraph.dataset import _std_shuffle
-from cellgraph.dataset.core.validator_helpers import check_pos_float32, check_value, type_check
-from cellgraph.dataset.transforms.transforms import CppRandomOperation
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_pos_float32,
+    check_value,
+    type_check,
+)
+from cellgraph.dataset.transforms.transforms import CppRandomOperation, TensorOperation
 
-__all__ = ["CutMixBatch", "ImageBatchFormat", "MixUpBatch"]
+__all__ = ["CutMixBatch", "ImageBatchFormat", "MixUp", "MixUpBatch"]
 
 
 class ImageBatchFormat(IntEnum):
@@ -180,3 +186,41 @@ class CutMixBatch(CppRandomOperation):
                 out_labels[i] = (label_lam * float_labels[i] +
                                  (np.float32(1) - label_lam) * float_labels[order[i]])
         return out_images, out_labels
+
+
+class MixUp(TensorOperation):
+    """Mix a batch of images (N x ...) and its one-hot labels (N x C) with weights lam drawn
+    per image from Beta(alpha, alpha). With `is_single`, image i is mixed with image i + 1 of
+    the same batch (the last with the first); otherwise with the mixed output of the previous
+    batch (the first batch passes unchanged). As MindSpore's Python MixUp it draws from
+    `numpy.random` (which dataset.config.set_seed seeds) and gives float64 arrays."""
+
+    def __init__(self, batch_size, alpha, is_single=True):
+        type_check(is_single, (bool,), "is_single")
+        type_check(batch_size, (int,), "batch_size")
+        type_check(alpha, (int, float), "alpha")
+        check_value(batch_size, (1, FLOAT_MAX_INTEGER))
+        _check_positive(alpha, "alpha")
+        self.batch_size, self.alpha, self.is_single = batch_size, alpha, is_single
+        self.image = self.label = 0
+        self.is_first = True
+
+    def __call__(self, image, label):
+        n = self.batch_size
+        lam = np.random.beta(self.alpha, self.alpha, n)
+        image, label = np.asarray(image), np.asarray(label)
+        if self.is_single:
+            shifted = list(range(1, n)) + [0]
+            other_image, other_label = image[shifted, ...], label[shifted, ...]
+        else:
+            if self.is_first:
+                lam = np.ones(n)
+                self.is_first = False
+            other_image, other_label = self.image, self.label
+        lam_image = lam.reshape((n, 1, 1, 1))
+        lam_label = lam.reshape((n, 1))
+        mixed_image = lam_image * image + (1 - lam_image) * other_image
+        mixed_label = lam_label * label + (1 - lam_label) * other_label
+        if not self.is_single:
+            self.image, self.label = mixed_image, mixed_label
+        return mixed_image, mixed_label

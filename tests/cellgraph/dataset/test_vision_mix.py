@@ -100,3 +100,49 @@ def test_set_seed_seeds_numpy_and_random():
                                    np.eye(5, dtype=np.float64)[label.ravel()])
     np.testing.assert_allclose(mixed, [[0, 0.8252811, 0, 0, 0.1747189], [0, 0, 0, 0, 1],
                                        [0, 0.1747189, 0, 0, 0.8252811]], rtol=1e-6)
+
+
+def _mixup_batch():
+    images = (np.arange(12) * 7 % 256).astype(np.uint8).reshape(3, 2, 2, 1)
+    return images, np.eye(3, dtype=np.float32)[[0, 2, 1]]
+
+
+def test_mixup_single_matches_mindspore():
+    ds.config.set_seed(3)
+    images, labels = _mixup_batch()
+    out, mixed = vision.MixUp(3, 0.5)(images, labels)
+    # MindSpore 2.10's output (Beta draws from numpy.random, seeded by set_seed)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out.reshape(3, -1), [
+        [17.445766, 24.445766, 31.445766, 38.445766], [49.143175, 56.143175, 63.143175, 70.143175],
+        [15.040774, 22.040774, 29.040774, 36.040774]], atol=1e-6)
+    np.testing.assert_allclose(mixed, [[0.376937, 0.0, 0.623063], [0.0, 0.755113, 0.244887],
+                                       [0.731415, 0.268585, 0.0]], atol=1e-6)
+
+
+def test_mixup_across_batches_matches_mindspore():
+    ds.config.set_seed(3)
+    images, labels = _mixup_batch()
+    vision.MixUp(3, 0.5)(images, labels)  # the draws the single-batch test makes first
+    op = vision.MixUp(3, 0.5, False)
+    first, first_labels = op(images, labels)
+    np.testing.assert_array_equal(first, images)  # the first batch passes unchanged
+    np.testing.assert_array_equal(first_labels, labels)
+    out, mixed = op(images + 10, labels[::-1])
+    # MindSpore 2.10's output: mixed with the previous batch's output
+    np.testing.assert_allclose(out.reshape(3, -1), [
+        [5.670861, 12.670861, 19.670861, 26.670861], [28.018381, 35.018381, 42.018381, 49.018381],
+        [58.806095, 65.806095, 72.806095, 79.806095]], atol=1e-6)
+    np.testing.assert_allclose(mixed, [[0.432914, 0.567086, 0.0], [0.0, 0.0, 1.0],
+                                       [0.28061, 0.71939, 0.0]], atol=1e-6)
+
+
+def test_mixup_argument_checks():
+    with pytest.raises(TypeError):
+        vision.MixUp(3, 0.5, 1)
+    with pytest.raises(TypeError):
+        vision.MixUp(3.0, 0.5)
+    with pytest.raises(ValueError):
+        vision.MixUp(0, 0.5)
+    with pytest.raises(ValueError, match="alpha must be greater than 0"):
+        vision.MixUp(3, 0)
