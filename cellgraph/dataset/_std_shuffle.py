@@ -352,3 +352,36 @@ class GammaFloat:
             if u != 0:
                 break
         return np.float32(np.power(u, np.float32(1) / self.alpha) * value)
+
+
+def sample(items: list, count: int, words: Mt19937Words) -> list:
+    """`std::sample(items.begin(), items.end(), back_inserter(out), count, words)` of
+    libstdc++: selection sampling (the chosen keep their order), two positions from one draw
+    while the range allows it."""
+    out = []
+    left = len(items)
+    count = min(count, left)
+    position = 0
+    if words.span // left >= left:
+        while count != 0 and left >= 2:
+            both = uniform_below(words, left * (left - 1))
+            first, second = divmod(both, left - 1)
+            left -= 1
+            if first < count:
+                out.append(items[position])
+                count -= 1
+            position += 1
+            if count == 0:
+                break
+            left -= 1
+            if second < count:
+                out.append(items[position])
+                count -= 1
+            position += 1
+    while count != 0:
+        left -= 1
+        if uniform_below(words, left + 1) < count:
+            out.append(items[position])
+            count -= 1
+        position += 1
+    return out
