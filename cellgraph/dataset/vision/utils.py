@@ -10,9 +10,10 @@ import numpy as np
 from cellgraph.safe_io import write_bytes
 
 from .geometry import SliceMode
+from .mix import ImageBatchFormat
 from .transforms import Border, Inter, _is_pil, _pil
 
-__all__ = ["Border", "ImageReadMode", "Inter", "SliceMode", "get_image_num_channels", "get_image_size",
+__all__ = ["Border", "ImageBatchFormat", "ImageReadMode", "Inter", "SliceMode", "get_image_num_channels", "get_image_size",
            "read_file", "read_image", "read_video", "read_video_timestamps", "write_file"]
 
 
