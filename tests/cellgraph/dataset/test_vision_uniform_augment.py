@@ -69,3 +69,22 @@ def test_argument_checks():
         vision.UniformAugment([vision.Invert(), 1], 1)
     with pytest.raises(ValueError, match="missing parentheses"):
         vision.UniformAugment([vision.Invert, vision.Invert()], 1)
+
+
+@pytest.mark.parametrize("num_ops", [1, 2, 3, 4])
+def test_direct_calls_start_from_the_seed(num_ops):
+    """Called directly after set_seed, MindSpore runs a fresh C++ op per call: every call
+    gives the pipeline's first row (MindSpore 2.10's behaviour, as for all its C++ random
+    transforms)."""
+    ds.config.set_seed(11)
+    op = vision.UniformAugment(_ops(), num_ops)
+    assert {_key(op(IMAGE)) for _ in range(5)} == {PIPELINE[num_ops][0]}
+
+
+def test_direct_random_resize_repeats_after_set_seed():
+    ds.config.set_seed(7)
+    op = vision.RandomResize(7)
+    image = (np.arange(360) * 37 % 256).astype(np.uint8).reshape(10, 12, 3)
+    first = op(image)
+    for _ in range(6):
+        np.testing.assert_array_equal(op(image), first)
