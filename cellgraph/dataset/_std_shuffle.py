@@ -295,3 +295,93 @@ class ShardShuffleOrder:
             rows = self._shuffled(rows, seed + 1 + e)
         self._last = (seed, epoch, rows)
         return np.array(rows, np.int64)
+
+
+class NormalFloat:
+    """`std::normal_distribution<float>(0, 1)` of libstdc++: Marsaglia's polar method, which
+    keeps the second value of each pair for the next call (so one object per distribution)."""
+
+    def __init__(self):
+        self.saved = None
+
+    def __call__(self, words: Mt19937Words) -> np.float32:
+        if self.saved is not None:
+            value, self.saved = self.saved, None
+            return value
+        while True:
+            x = np.float32(2.0 * float(canonical_float(words)) - 1.0)
+            y = np.float32(2.0 * float(canonical_float(words)) - 1.0)
+            r2 = np.float32(x * x + y * y)
+            if r2 <= 1 and r2 != 0:
+                break
+        mult = np.float32(np.sqrt(np.float32(-2) * np.log(r2) / r2))
+        self.saved = np.float32(x * mult)
+        return np.float32(y * mult)
+
+
+class GammaFloat:
+    """`std::gamma_distribution<float>(alpha, 1)` of libstdc++: Marsaglia and Tsang's method
+    on its own normal distribution (alpha < 1 draws for alpha + 1 and scales by U**(1/alpha))."""
+
+    def __init__(self, alpha: float):
+        self.alpha = np.float32(alpha)
+        self.malpha = self.alpha + np.float32(1) if self.alpha < 1 else self.alpha
+        self.a1 = np.float32(self.malpha - np.float32(1.0 / 3.0))
+        self.a2 = np.float32(np.float32(1) / np.sqrt(np.float32(9) * self.a1))
+        self.normal = NormalFloat()
+
+    def __call__(self, words: Mt19937Words) -> np.float32:
+        while True:
+            while True:
+                n = self.normal(words)
+                v = np.float32(np.float32(1) + self.a2 * n)
+                if v > 0:
+                    break
+            v = np.float32(v * v * v)
+            u = canonical_float(words)
+            n64 = float(n)
+            if not (float(u) > 1.0 - 0.0331 * n64 ** 4 and
+                    float(np.log(u)) > 0.5 * n64 * n64 + float(self.a1) * (
+                        1.0 - float(v) + float(np.log(v)))):
+                break
+        value = np.float32(self.a1 * v)
+        if self.alpha == self.malpha:
+            return value
+        while True:
+            u = canonical_float(words)
+            if u != 0:
+                break
+        return np.float32(np.power(u, np.float32(1) / self.alpha) * value)
+
+
+def sample(items: list, count: int, words: Mt19937Words) -> list:
+    """`std::sample(items.begin(), items.end(), back_inserter(out), count, words)` of
+    libstdc++: selection sampling (the chosen keep their order), two positions from one draw
+    while the range allows it."""
+    out = []
+    left = len(items)
+    count = min(count, left)
+    position = 0
+    if words.span // left >= left:
+        while count != 0 and left >= 2:
+            both = uniform_below(words, left * (left - 1))
+            first, second = divmod(both, left - 1)
+            left -= 1
+            if first < count:
+                out.append(items[position])
+                count -= 1
+            position += 1
+            if count == 0:
+                break
+            left -= 1
+            if second < count:
+                out.append(items[position])
+                count -= 1
+            position += 1
+    while count != 0:
+        left -= 1
+        if uniform_below(words, left + 1) < count:
+            out.append(items[position])
+            count -= 1
+        position += 1
+    return out

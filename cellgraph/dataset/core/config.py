@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 import json
 import os
+import random
 import warnings
 
 import numpy as np
@@ -101,12 +102,19 @@ def _check_workers(num: int) -> int:
 
 
 def set_seed(seed) -> None:
-    """Seed shuffles, random samplers and random transforms, so pipelines repeat exactly."""
+    """Seed shuffles, random samplers and random transforms, so pipelines repeat exactly; as
+    MindSpore's set_seed, it seeds Python's `random` and `numpy.random` with it too."""
     if not _is_int(seed):
         raise TypeError("seed isn't of type int.")
     if seed < 0 or seed > _UINT32_MAX:
         raise ValueError("seed given is not within the required range [0, "
                          "UINT32_MAX(4294967295)].")
+    _seed_pipelines(seed)
+    random.seed(seed)
+    np.random.seed(seed)
+
+
+def _seed_pipelines(seed: int) -> None:
     _state.update(seed=int(seed), seeded=True, seed_uses=0,
                   seedings=_state.get("seedings", 0) + 1)
 
@@ -271,7 +279,7 @@ def _seed_for_debug_mode() -> None:
     """A pipeline started in debug mode with no seed set is seeded with 1, as MindSpore seeds
     it, so that its runs repeat."""
     if _state["debug_mode"] and not _state["seeded"]:
-        set_seed(1)
+        _seed_pipelines(1)
 
 
 def get_debug_mode() -> bool:

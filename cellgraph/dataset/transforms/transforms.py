@@ -60,10 +60,29 @@ class RandomOperation(TensorOperation):
 class CppRandomOperation(TensorOperation):
     """A transform that draws as MindSpore's C++ transforms draw: from `std::mt19937` seeded
     with the dataset seed (once set; else a seed of the system's), through libstdc++'s
-    distributions (dataset._std_shuffle); a later set_seed starts it again."""
+    distributions (dataset._std_shuffle); a later set_seed starts it again. Called directly
+    (not in a pipeline) after set_seed, each call starts from the seed, as MindSpore runs a
+    new C++ op for each such call, so it gives the same result every time."""
 
     _words = None
     _seeding = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__call__" in cls.__dict__:
+            call = cls.__dict__["__call__"]
+
+            def fresh_when_direct(self, *args, __call=call, **kw):
+                from ..engine import current_pass
+
+                if current_pass() is None and config.seeding():
+                    self._words = None
+                return __call(self, *args, **kw)
+
+            fresh_when_direct.__name__ = call.__name__
+            fresh_when_direct.__doc__ = call.__doc__
+            fresh_when_direct.__wrapped__ = call
+            cls.__call__ = fresh_when_direct
 
     @property
     def words(self):

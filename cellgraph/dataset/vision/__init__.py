@@ -7,7 +7,15 @@ from .bbox import *
 from .color import *
 from .geometry import *
 from .levels import *
+from .mix import *
 from .pixels import *
 from .transforms import *
-from .utils import get_image_num_channels, get_image_size, read_file, write_file  # noqa: F401
+from .utils import (  # noqa: F401
+    ImageReadMode,
+    get_image_num_channels,
+    get_image_size,
+    read_file,
+    read_image,
+    write_file,
+)
 from .video import DecodeVideo, read_video, read_video_timestamps  # noqa: F401

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import random
 
 import numpy as np
 
+from cellgraph.dataset import _std_shuffle
 from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from .geometry import _range_pair
 from .transforms import (
@@ -26,7 +29,8 @@ from .transforms import (
     _RandomOp,
 )
 
-__all__ = ["Affine", "CutOut", "GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate"]
+__all__ = ["Affine", "CutOut", "GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate",
+           "UniformAugment"]
 
 
 def _fill_pixel(fill_value, channels: int | None, dtype) -> np.ndarray:
@@ -414,4 +418,49 @@ class RandomSelectSubpolicy(_RandomOp):
             if self.rng.random() < prob:
                 values = transform(*values)
                 values = values if isinstance(values, tuple) else (values,)
+        return values[0] if len(values) == 1 else values
+
+
+class UniformAugment(CppRandomOperation):
+    """Pick `num_ops` of `transforms` (keeping their order) and apply each picked one, in
+    turn, with probability 1/2. On arrays it draws as MindSpore's C++ kernel does (std::sample
+    and std::uniform_int_distribution over std::mt19937 from the dataset seed); on a Pillow
+    image as its Python implementation does (numpy.random.choice, then a random.random()
+    below another random.random() to apply each), both seeded by dataset.config.set_seed."""
+
+    def __init__(self, transforms, num_ops=2):
+        type_check(num_ops, (int,), "num_ops")
+        if num_ops <= 0:
+            raise ValueError("Input num_ops must be greater than 0.")
+        if num_ops > len(transforms):
+            raise ValueError("num_ops is greater than transforms list size.")
+        type_check(transforms, (list, tuple), "transforms list")
+        if not transforms:
+            raise ValueError("transforms list can not be empty.")
+        for i, transform in enumerate(transforms):
+            if not callable(transform):
+                raise TypeError(f"transforms[{i}] is neither a transforms op (TensorOperation) "
+                                f"nor a callable pyfunc.")
+            if type(transform) is type:
+                raise ValueError(f"op_list[{i}] should be a dataset processing operation "
+                                 f"instance, but got: {transform}. It may be missing parentheses "
+                                 f"for instantiation.")
+        self.transforms, self.num_ops = list(transforms), num_ops
+
+    def __call__(self, *inputs):
+        if len(inputs) == 1 and _is_pil(inputs[0]):
+            image = inputs[0]
+            for index in np.random.choice(len(self.transforms), size=self.num_ops,
+                                          replace=False):
+                chance = random.random()
+                if random.random() < chance:
+                    image = self.transforms[index](image.copy())
+            return image
+        words = self.words
+        values = inputs
+        for transform in _std_shuffle.sample(self.transforms, self.num_ops, words):
+            if _std_shuffle.uniform_int(words, 0, 1):
+                continue
+            values = transform(*values)
+            values = values if isinstance(values, tuple) else (values,)
         return values[0] if len(values) == 1 else values

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
+from enum import IntEnum
 
 import numpy as np
 
 from cellgraph.safe_io import write_bytes
 
 from .geometry import SliceMode
-from .transforms import Border, Inter, _is_pil
+from .mix import ImageBatchFormat
+from .transforms import Border, Inter, _is_pil, _pil
 
-__all__ = ["Border", "Inter", "SliceMode", "get_image_num_channels", "get_image_size",
-           "read_file", "read_video", "read_video_timestamps", "write_file"]
+__all__ = ["Border", "ImageBatchFormat", "ImageReadMode", "Inter", "SliceMode", "get_image_num_channels", "get_image_size",
+           "read_file", "read_image", "read_video", "read_video_timestamps", "write_file"]
 
 
 def _not_an_image(image) -> TypeError:
@@ -93,3 +95,63 @@ def write_file(filename, data) -> None:
 
 # MindSpore's vision.utils also holds the video readers
 from .video import read_video, read_video_timestamps
+
+
+class ImageReadMode(IntEnum):
+    """How read_image decodes: as stored (UNCHANGED), to one grey channel (GRAYSCALE) or to
+    three RGB channels (COLOR)."""
+
+    UNCHANGED = 0
+    GRAYSCALE = 1
+    COLOR = 2
+
+
+_ONE_CHANNEL_MODES = ("1", "L", "I;16", "I;16B", "I;16L")
+_READ_IMAGE_FORMATS = ("JPEG", "MPO", "PNG", "BMP", "TIFF")
+
+
+def read_image(filename, mode=ImageReadMode.UNCHANGED) -> np.ndarray:
+    """Decode an image file (JPEG, PNG, BMP, TIFF) to an H x W x C array: one channel for a
+    grey image or GRAYSCALE, else RGB (an alpha channel dropped). As OpenCV's imread (which
+    MindSpore uses), GRAYSCALE and COLOR turn the image upright by its EXIF orientation and a
+    JPEG is decoded straight to grey by libjpeg, a PNG greyed as libpng does and others as
+    cvtColor does (a PNG with a gamma chunk, which libpng greys gamma-corrected, is greyed
+    without it here). Needs Pillow."""
+    _check_filename(filename)
+    if not isinstance(mode, ImageReadMode):
+        raise TypeError(f"Input mode is not of type {ImageReadMode}, but got: {type(mode)}.")
+    if not os.path.exists(filename):
+        raise RuntimeError(f"ReadImage: Invalid file path, {filename} does not exist.")
+    if not os.path.isfile(filename):
+        raise RuntimeError(f"ReadImage: Invalid file path, {filename} is not a regular file.")
+    image_module = _pil()
+    try:
+        image = image_module.open(filename)
+        if mode == ImageReadMode.GRAYSCALE and image.format == "JPEG":
+            image.draft("L", image.size)
+        if image.format not in _READ_IMAGE_FORMATS:
+            raise OSError(image.format)
+        image.load()
+    except OSError:
+        raise RuntimeError(f"ReadImage: Failed to read file {filename}") from None
+    file_format = image.format
+    if mode != ImageReadMode.UNCHANGED:
+        from PIL import ImageOps
+
+        image = ImageOps.exif_transpose(image)
+    if mode == ImageReadMode.GRAYSCALE:
+        if image.mode not in _ONE_CHANNEL_MODES:
+            rgb = np.asarray(image.convert("RGB"), dtype=np.int64)
+            red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+            if file_format == "PNG":  # libpng's rgb_to_gray: 15-bit weights, truncated
+                grey = (red * 9797 + green * 19234 + blue * 3737) >> 15
+            else:  # OpenCV's cvtColor: 14-bit weights, rounded
+                grey = (red * 4899 + green * 9617 + blue * 1868 + 8192) >> 14
+            return grey.astype(np.uint8)[..., None]
+        return np.asarray(image.convert("L"))[..., None]
+    if mode == ImageReadMode.UNCHANGED and image.mode in _ONE_CHANNEL_MODES:
+        array = np.asarray(image)
+        if image.mode == "1":
+            array = array.astype(np.uint8) * 255
+        return array[..., None]
+    return np.asarray(image.convert("RGB"))
