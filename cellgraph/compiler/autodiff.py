@@ -129,6 +129,7 @@ def expand_grad(graph: Graph, ctx: CompileContext | None = None) -> Graph:
     assert not captured
     new.params = new.params[:len(graph.params)]  # weights stay ordinary parameters here
     new.weights, new.out_tree, new.updates = graph.weights, graph.out_tree, graph.updates
+    new.host_writes = graph.host_writes
     new.weight_splits = graph.weight_splits
     assert len(new.params) == len(graph.params)
     _expanded.setdefault(graph, {})[keep] = new

@@ -311,6 +311,15 @@ class AttributeSlot:
             setattr(owner, self.attr, value)
 
 
+class AssignedConstant:
+    """What a read of an attribute construct assigned a compile-time value to gives back."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 def is_tensor_target(target) -> bool:
     """A graph value (not a Parameter) that an in-place operation updates: a Tracer."""
     return isinstance(target, Tracer) and not isinstance(target, ParameterArgument)
@@ -347,6 +356,9 @@ class Builder(Trace):
         # assigned a Tensor (update_key). Only builders whose graph's caller writes the values
         # back (pipeline.parse) accept them.
         self.updates: dict[object, tuple[object, object]] = {}
+        # `obj.attr = value` with a value known now (a number, a list, an array): later reads
+        # see it, and the executor sets the attribute after each run (g.host_writes)
+        self.attribute_constants: dict[tuple[int, str], tuple[AttributeSlot, object]] = {}
         self.accepts_updates = False
         # whether the caller writes this graph's in-place updates of its inputs back into the
         # Tensors it passed (a top-level graph; not a branch's or loop body's own parameters)
@@ -587,7 +599,21 @@ class Builder(Trace):
                                f"and assign it in construct", self.loc)
         if not isinstance(param, AttributeSlot):
             param = self.as_argument(param)
+        else:  # a Tensor replaces a value known earlier in this graph
+            self.attribute_constants.pop(update_key(param), None)
         self.updates[update_key(param)] = (param, self.atom(value))
+
+    def record_attribute_constant(self, owner, attr: str, value) -> bool:
+        """`owner.attr = value` for a value known when compiling (no graph value in it): later
+        reads in this graph see `value` and the attribute is set after every run, as
+        MindSpore's graphs run such an assignment as Python. False where this graph cannot
+        (a Tensor-dependent branch or loop, a graph nothing writes back from)."""
+        if not self.accepts_updates or self.runs_conditionally:
+            return False
+        slot = AttributeSlot(owner, attr)
+        self.updates.pop(update_key(slot), None)
+        self.attribute_constants[update_key(slot)] = (slot, value)
+        return True
 
     def _record_tensor_update(self, tracer: Tracer, value) -> None:
         """An in-place operation on a graph value: every later read of `tracer` (through any
@@ -617,12 +643,15 @@ class Builder(Trace):
 
     def assigned_attribute(self, owner, attr: str):
         """The value construct assigned to `owner.attr` in this graph or one enclosing it (a
-        Tracer), or None."""
+        Tracer, or an AssignedConstant holding a value known when compiling), or None."""
         builder = self
         while builder is not None:
             entry = builder.updates.get((id(owner), attr))
             if entry is not None:
                 return Tracer(builder, entry[1])
+            constant = builder.attribute_constants.get((id(owner), attr))
+            if constant is not None:
+                return AssignedConstant(constant[1])
             builder = builder.outer
         return None
 
@@ -642,6 +671,7 @@ class Builder(Trace):
         g.updates = [ArgumentSlot(param.index, param.name) if isinstance(param, ParameterArgument)
                      and param.builder is self else param for param, _ in updates]
         g.out_tree = tree
+        g.host_writes = list(self.attribute_constants.values())
         caps = list(self.captured.values())
         g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]
         g.weights = [p for p, _ in self.weight_vars.values()]

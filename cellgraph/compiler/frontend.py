@@ -53,7 +53,7 @@ from . import (
     sequence_builtins,
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
 )
-from .builder import Tracer, current_builder, is_parameter, is_tensor_like
+from .builder import AssignedConstant, Tracer, current_builder, is_parameter, is_tensor_like
 from .compile_context import CALL_DEPTH
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .method_calls import check_method_call
@@ -177,6 +177,19 @@ def _condition_comment(loc) -> bool | None:
     match = _CONDITION_COMMENT.search(loc.text) if loc is not None and loc.text else None
     return None if match is None else match.group(1) == "True"
 
+
+
+def _known_now(value) -> bool:
+    """Whether `value` is known when compiling, with no graph value in it: a number, string,
+    None, NumPy data, or a list, tuple or dict of such."""
+    if isinstance(value, (bool, int, float, complex, str, bytes, type(None), np.ndarray,
+                          np.generic)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_known_now(v) for v in value)
+    if isinstance(value, dict):
+        return all(_known_now(k) and _known_now(v) for k, v in value.items())
+    return False
 
 class Interpreter:
     """Runs one function body over compile-time values and tracers."""
@@ -593,10 +606,15 @@ class Interpreter:
         if is_compile_time_object(owner):
             setattr(owner, target.attr, value)
             return
+        if is_parameter(owner):  # `self.weight.name = ...`: MindSpore's refusal, word for word
+            raise ArgumentValueError("Do not support to set attribute for a parameter.",
+                                     self.info.loc(target))
         setter = getattr(owner, "_graph_setattr", None)
         handled = setter is not None and self.at_node(target, lambda: setter(target.attr,
                                                                               value))
-        if not handled and not effects.assign_attribute(owner, target.attr, value):
+        if not handled and not effects.assign_attribute(owner, target.attr, value) and not (
+                _known_now(value) and current_builder().record_attribute_constant(
+                    owner, target.attr, value)):
             raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is only "
                                f"supported for Parameters, and for Tensor values outside a "
                                f"Tensor-dependent branch or loop; set it in __init__ or return "
@@ -628,6 +646,8 @@ class Interpreter:
         obj = self.eval(node.value)
         builder = current_builder()
         assigned = builder and builder.assigned_attribute(obj, node.attr)
+        if isinstance(assigned, AssignedConstant):  # after `obj.attr = 2` in this graph
+            return assigned.value
         if assigned is not None:  # a read after `obj.attr = tensor` in this graph
             return assigned
         forbidden = forbidden_method(obj, node.attr)

@@ -100,6 +100,8 @@ class Graph:
     updates: list = field(default_factory=list)  # Parameters set to the last len(updates) outputs
     # per weight: None, or (axis, ranks, group) when each rank holds a slice of it (sharding.py)
     weight_splits: list = field(default_factory=list)
+    # (AttributeSlot, value known when compiling) set after each run: `self.attr = 2`
+    host_writes: list = field(default_factory=list)
 
     @property
     def n_inputs(self) -> int:
@@ -145,7 +147,7 @@ def copy_graph(graph: Graph) -> Graph:
             return values[id(a)]
 
         new = Graph(g.name, [value(p) for p in g.params], [], [], g.loc, list(g.weights),
-                    g.out_tree, list(g.updates), list(g.weight_splits))
+                    g.out_tree, list(g.updates), list(g.weight_splits), list(g.host_writes))
         copies[id(g)] = new
         for node in g.nodes:
             params = {k: copy(v) if isinstance(v, Graph) else v for k, v in node.params.items()}

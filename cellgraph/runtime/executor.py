@@ -124,6 +124,9 @@ class Executable:
         self.weights = list(graph.weights)
         hold_slices(graph)
         self.updates = list(getattr(graph, "updates", ()))  # Parameters the last outputs replace
+        # (AttributeSlot, value known when compiling): `self.attr = 2` in construct, set after
+        # every run
+        self.host_writes = list(graph.host_writes)
         self.out_dtypes = [o.aval.dtype for o in graph.outputs]
         self.out_tree = graph.out_tree
         self.guards = compiled.guards
@@ -259,7 +262,10 @@ def make_entry(ex: Executable, n_inputs: int):
         # its buffer may have been donated to the failed run, which gives the value back
         restore.append(f"        param_{i}._data = fix(outs[{n_results + i}], param_dtype_{i})")
     lines[restore_at:restore_at] = restore
-    if ex.updates:
+    for k, (slot, value) in enumerate(ex.host_writes):  # `self.attr = 2` in construct
+        env[f"host_slot_{k}"], env[f"host_value_{k}"] = slot, value
+        lines.append(f"    host_slot_{k}.write(host_value_{k})")
+    if ex.updates or ex.host_writes:
         # a graph that writes Parameters reads them, runs, and writes them back: two calls at
         # once would both start from the old values and one update would be lost
         env["step_lock"] = threading.RLock()
