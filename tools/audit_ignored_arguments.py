@@ -97,8 +97,9 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     ("cellgraph.ops.tensor_overloads.new_empty", "device"): (
         "hint", "the device; cellgraph's backend decides"),
     ("cellgraph.numpy.array_creations.histogram_bin_edges", "weights"): (
-        "equivalent", "for a bin count or given edges the edges do not depend on the weights "
-        "(NumPy reads them only for its automatic bin estimators, which MindSpore lacks)"),
+        "equivalent", ("for a bin count or given edges the edges do not depend on the "
+                       "weights (NumPy reads them only for its automatic bin estimators, which "
+                       "MindSpore lacks)")),
     ("cellgraph.runtime.tensor.tensor", "device"): (
         "hint", "the device; cellgraph's backend decides"),
     ("cellgraph.runtime.tensor.tensor", "const_arg"): (
