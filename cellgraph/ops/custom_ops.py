@@ -11,6 +11,11 @@ is a custom_vjp node whose backward is `bprop` (parsed like construct, so it may
 differentiates again); without one, differentiating the call is MindSpore's error. A "hybrid"
 op takes a function decorated by `kernel` (MindSpore's Hybrid DSL) and runs it as Python over
 arrays the same way; its output shape and dtype default to those of the function run on zeros.
+Registration info (`reg_info=`, `custom_info_register` or `kernel(reg_info=...)`, built with
+`CustomRegOp`) whose target is the CPU (or none, for a pyfunc) limits the input dtypes as
+MindSpore's CPU kernel selection does: a call no `dtype_format` row accepts raises TypeError; a
+pyfunc row's float32/int32 column also takes float16/float64 and int16/int64 inputs, cast to
+the column's dtype for the function, its results cast back to the declared dtype.
 The other kinds ("aot", "akg", "tbe", "aicpu") compile kernels for MindSpore's back ends, which
 cellgraph does not have: they raise UnsupportedError when made.
 """
@@ -33,6 +38,7 @@ from cellgraph.primitives.core import TensorType
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.transform import user_loc
 
+from .op_info_register import cpu_dtype_rows, select_dtype_row
 from .primitive import PrimitiveWithInfer, infer_argument
 
 __all__ = ["Custom", "kernel", "ms_kernel"]
@@ -54,6 +60,8 @@ class Custom(PrimitiveWithInfer):
         self.bprop, self.reg_info = bprop, reg_info
         self._check_func()
         self.func_name = getattr(func, "__name__", str(func))
+        self.cpu_dtype_rows = cpu_dtype_rows(
+            reg_info if reg_info is not None else getattr(func, "reg_info", None), func_type)
         self.fake_output = func_type == "pyfunc" and not out_dtype
         self.single_scalar_output = func_type == "pyfunc" and bool(out_dtype) and not out_shape
         for name in ("func_name", "func_type", "fake_output", "single_scalar_output"):
@@ -142,7 +150,19 @@ class Custom(PrimitiveWithInfer):
         out_types, single = self._out_types(self.__infer__(*infos))
         positions = itertools.count()
         template = tuple(next(positions) if is_tensor_like(a) else (a,) for a in args)
-        call = HostCall(self._host_function(), f"Custom({self.func_name})", template, out_types,
+        host_function = self._host_function()
+        if self.cpu_dtype_rows is not None:
+            given = [info["dtype"].np.name for a, info in zip(args, infos) if is_tensor_like(a)]
+            given_out = [t.dtype.np.name for t in out_types]
+            row = select_dtype_row(self.cpu_dtype_rows, given, given_out, self.func_type)
+            if row is None:
+                raise DTypeError(f"{self.log_prefix}: Select CPU operator fail! Unsupported data "
+                                 f"type! The supported data types are "
+                                 f"{_rows_text(self.cpu_dtype_rows)}, but get input{given} and "
+                                 f"output{given_out}", user_loc())
+            if any(want and want != got for want, got in zip(row[0], given)):
+                host_function = _cast_through(host_function, template, row[0], out_types)
+        call = HostCall(host_function, f"Custom({self.func_name})", template, out_types,
                         single, user_loc(), fake_output=self.fake_output)
 
         def forward(*inputs):
@@ -157,6 +177,27 @@ class Custom(PrimitiveWithInfer):
 
     def _host_function(self):
         return self.func
+
+
+def _rows_text(rows) -> str:
+    return "; ".join(f"input{list(ins)}, output{list(outs)}" for ins, outs in rows)
+
+
+def _cast_through(host_function, template, row, out_types):
+    """`host_function` given its tensor inputs cast to `row`'s dtypes, its results cast back
+    to the declared output dtypes: what MindSpore's CPU kernel selection does when a row takes
+    an input only by its widening/narrowing rule (float16/float64 into float32, ...)."""
+    tensor_rows = iter(row)
+    casts = [next(tensor_rows) if isinstance(t, int) else None for t in template]
+
+    def cast_call(*args):
+        cast_args = [np.asarray(a).astype(c) if c else a for a, c in zip(args, casts)]
+        result = host_function(*cast_args)
+        if isinstance(result, tuple):
+            return tuple(np.asarray(r).astype(t.dtype.np) for r, t in zip(result, out_types))
+        return np.asarray(result).astype(out_types[0].dtype.np)
+
+    return cast_call
 
 
 def _with_signature(forward, func) -> None:
