@@ -25,6 +25,7 @@ import functools
 import inspect
 import itertools
 import json
+import os
 import types
 import warnings
 
@@ -71,6 +72,11 @@ class Custom(PrimitiveWithInfer):
         if self.func_type not in _FUNC_TYPES:
             raise ArgumentValueError(f"{self.log_prefix}, 'func_type' must be one of "
                                      f"{_FUNC_TYPES}, but got {self.func_type}", user_loc())
+        if self.func_type == "aot":
+            self._check_aot_func()
+        if self.func_type == "tbe" and not callable(self.func):
+            raise DTypeError(f"{self.log_prefix}, 'func' must be of type function, but got "
+                             f"{type(self.func)}", user_loc())
         if self.func_type not in _HOST_TYPES:
             raise UnsupportedError(f"{self.log_prefix}: a {self.func_type!r} Custom op compiles "
                                    f"a kernel for MindSpore's back ends, which cellgraph does "
@@ -82,6 +88,27 @@ class Custom(PrimitiveWithInfer):
         if self.func_type == "hybrid" and not getattr(self.func, "ms_kernel_flag", False):
             raise DTypeError(f"{self.log_prefix}, 'func' must be a function decorated by kernel",
                              user_loc())
+
+    def _check_aot_func(self) -> None:
+        """MindSpore's checks of an "aot" func ('file_name:func_name', the file inside the
+        folder MS_CUSTOM_AOT_WHITE_LIST names, where set), made before anything compiles."""
+        if not isinstance(self.func, str):
+            raise DTypeError(f"{self.log_prefix}, 'func' must be of type str, but got "
+                             f"{type(self.func)}", user_loc())
+        parts = self.func.split(":")
+        if len(parts) != 2:
+            if callable(self.out_shape):
+                return
+            raise DTypeError(f"{self.log_prefix}, 'func' should be like 'file_name:func_name', "
+                             f"but got {self.func}", user_loc())
+        file_path = os.path.realpath(parts[0])
+        white_list = os.environ.get("MS_CUSTOM_AOT_WHITE_LIST")
+        if white_list is not None:
+            legal_path = os.path.realpath(white_list)
+            if "akg_kernel_meta" not in file_path and \
+                    os.path.commonpath([file_path, legal_path]) != legal_path:
+                raise DTypeError(f"{self.log_prefix}, the legal path for the file is "
+                                 f"{legal_path}, but the file is {file_path}", user_loc())
 
     def get_bprop(self):
         """The back propagation function given to the constructor (None: none)."""
