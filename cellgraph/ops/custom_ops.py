@@ -39,7 +39,7 @@ from cellgraph.primitives.core import TensorType
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.transform import user_loc
 
-from .op_info_register import cpu_dtype_rows, select_dtype_row
+from .op_info_register import check_custom_reg_info, cpu_dtype_rows, select_dtype_row
 from .primitive import PrimitiveWithInfer, infer_argument
 
 __all__ = ["Custom", "kernel", "ms_kernel"]
@@ -61,8 +61,9 @@ class Custom(PrimitiveWithInfer):
         self.bprop, self.reg_info = bprop, reg_info
         self._check_func()
         self.func_name = getattr(func, "__name__", str(func))
-        self.cpu_dtype_rows = cpu_dtype_rows(
-            reg_info if reg_info is not None else getattr(func, "reg_info", None), func_type)
+        given_info = reg_info if reg_info is not None else getattr(func, "reg_info", None)
+        check_custom_reg_info(given_info, func_type, self.log_prefix)
+        self.cpu_dtype_rows = cpu_dtype_rows(given_info, func_type)
         self.fake_output = func_type == "pyfunc" and not out_dtype
         self.single_scalar_output = func_type == "pyfunc" and bool(out_dtype) and not out_shape
         for name in ("func_name", "func_type", "fake_output", "single_scalar_output"):

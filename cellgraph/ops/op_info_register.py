@@ -516,6 +516,35 @@ def _target(info: dict, func_type: str):
     return target
 
 
+# the implementation kind a Custom registration gets when its info names none
+_FUNC_TYPE_IMPLY = {"hybrid": "AKG", "akg": "AKG", "tbe": "TBE", "aicpu": "AiCPU"}
+
+
+def check_custom_reg_info(reg_info, func_type: str, log_prefix: str) -> None:
+    """MindSpore's checks when a Custom op registers its infos: each dict info needs a target
+    it can infer (ValueError), and an implementation kind its operator library knows
+    (ValueError: a pyfunc's kind is its target, and there is no "Ascend" kind)."""
+    for info in _expanded(reg_info):
+        if isinstance(info, str):
+            info = json.loads(info)
+        if not isinstance(info, dict):
+            continue
+        target = _target(info, func_type)
+        if target not in _TARGETS:
+            raise ValueError(f"{log_prefix}, target set in registration information must be one "
+                             f"of {list(_TARGETS)}, but got {target}")
+        imply_type = info.get("imply_type")
+        if not (isinstance(imply_type, str) and imply_type.strip()):
+            imply_type = target if func_type == "pyfunc" else \
+                ("BiSheng" if target == "Ascend" else target) if func_type == "aot" else \
+                _FUNC_TYPE_IMPLY.get(func_type, "AKG")
+        if imply_type not in _IMPLY_TYPES:
+            raise ValueError(f"{log_prefix}, the registration information is registered failed. "
+                             f"Use 'CustomRegOp' to generate the registration information, then "
+                             f"pass it to 'reg_info' or use 'custom_info_register' to bind it to "
+                             f"'func' if 'func' is a function.")
+
+
 def cpu_dtype_rows(reg_info, func_type: str):
     """The (input dtypes, output dtypes) of each `dtype_format` row of the first CPU
     registration in `reg_info` (a CustomRegOp info, its JSON text, or a list/tuple of them), or

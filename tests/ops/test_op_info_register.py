@@ -236,3 +236,42 @@ def test_hybrid_custom_checks_its_cpu_rows_exactly():
     for dtype in (np.float64, np.int32):
         with pytest.raises(TypeError, match="Unsupported data type"):
             op(Tensor(np.ones(2, dtype)), Tensor(np.ones(2, dtype)))
+
+
+def test_custom_picks_the_cpu_info_among_several_and_reads_json_text():
+    # MindSpore 2.10's Custom documents reg_info as str, dict, list or tuple but fails with
+    # AttributeError ('list' object has no attribute 'get') on a list or str given directly
+    # (its multi-output check calls reg_info.get); cellgraph takes them as documented
+    gpu = _reg((DataType.F16_Default,) * 3, target="GPU")
+    cpu_text = json.dumps(_reg((I32, I32, I32)))
+
+    def add(x, y):
+        return x + y
+
+    op = ops.Custom(add, lambda a, _: a, lambda a, _: a, "pyfunc", reg_info=[gpu, cpu_text])
+    np.testing.assert_array_equal(op(Tensor([1, 2]), Tensor([3, 4])).asnumpy(), [4, 6])
+    with pytest.raises(TypeError, match="Unsupported data type"):
+        op(Tensor(np.ones(2, np.float16)), Tensor(np.ones(2, np.float16)))
+
+
+def test_custom_refuses_infos_mindspore_cannot_register():
+    ascend = _reg((F32, F32, F32), target="Ascend")
+
+    def add(x, y):
+        return x + y
+
+    # a pyfunc's implementation kind is its target, and there is no "Ascend" kind
+    with pytest.raises(ValueError, match="the registration information is registered failed. "
+                                         "Use 'CustomRegOp' to generate"):
+        ops.Custom(add, lambda a, _: a, lambda a, _: a, "pyfunc", reg_info=ascend)
+
+    @ops.kernel(reg_info=_reg((F32, F32, F32), target=None))
+    def add_h(a, b):
+        c = output_tensor(a.shape, a.dtype)  # noqa: F821  (a Hybrid DSL intrinsic)
+        for i0 in range(a.shape[0]):
+            c[i0] = a[i0] + b[i0]
+        return c
+
+    with pytest.raises(ValueError, match=r"target set in registration information must be one "
+                                         r"of \['Ascend', 'GPU', 'CPU'\], but got None"):
+        ops.Custom(add_h, func_type="hybrid")
