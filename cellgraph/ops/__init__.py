@@ -128,6 +128,17 @@ from .functional import (  # noqa: F401  (primitive instances and aliases, as in
     tensor_slice,
     tensor_sub,
 )
+from .op_info_register import (  # noqa: F401  (the registration builders ops.Custom reads)
+    AiCPURegOp,
+    AkgAscendRegOp,
+    AkgGpuRegOp,
+    CpuRegOp,
+    CustomRegOp,
+    DataType,
+    TBERegOp,
+    custom_info_register,
+    op_info_register,
+)
 from .operations.debug_ops import Print  # noqa: F401
 from .primitive import constexpr  # noqa: F401
 

@@ -11,6 +11,11 @@ is a custom_vjp node whose backward is `bprop` (parsed like construct, so it may
 differentiates again); without one, differentiating the call is MindSpore's error. A "hybrid"
 op takes a function decorated by `kernel` (MindSpore's Hybrid DSL) and runs it as Python over
 arrays the same way; its output shape and dtype default to those of the function run on zeros.
+Registration info (`reg_info=`, `custom_info_register` or `kernel(reg_info=...)`, built with
+`CustomRegOp`) whose target is the CPU (or none, for a pyfunc) limits the input dtypes as
+MindSpore's CPU kernel selection does: a call no `dtype_format` row accepts raises TypeError; a
+pyfunc row's float32/int32 column also takes float16/float64 and int16/int64 inputs, cast to
+the column's dtype for the function, its results cast back to the declared dtype.
 The other kinds ("aot", "akg", "tbe", "aicpu") compile kernels for MindSpore's back ends, which
 cellgraph does not have: they raise UnsupportedError when made.
 """
@@ -20,6 +25,7 @@ import functools
 import inspect
 import itertools
 import json
+import os
 import types
 import warnings
 
@@ -33,6 +39,7 @@ from cellgraph.primitives.core import TensorType
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.transform import user_loc
 
+from .op_info_register import check_custom_reg_info, cpu_dtype_rows, select_dtype_row
 from .primitive import PrimitiveWithInfer, infer_argument
 
 __all__ = ["Custom", "kernel", "ms_kernel"]
@@ -54,6 +61,9 @@ class Custom(PrimitiveWithInfer):
         self.bprop, self.reg_info = bprop, reg_info
         self._check_func()
         self.func_name = getattr(func, "__name__", str(func))
+        given_info = reg_info if reg_info is not None else getattr(func, "reg_info", None)
+        check_custom_reg_info(given_info, func_type, self.log_prefix)
+        self.cpu_dtype_rows = cpu_dtype_rows(given_info, func_type)
         self.fake_output = func_type == "pyfunc" and not out_dtype
         self.single_scalar_output = func_type == "pyfunc" and bool(out_dtype) and not out_shape
         for name in ("func_name", "func_type", "fake_output", "single_scalar_output"):
@@ -63,6 +73,11 @@ class Custom(PrimitiveWithInfer):
         if self.func_type not in _FUNC_TYPES:
             raise ArgumentValueError(f"{self.log_prefix}, 'func_type' must be one of "
                                      f"{_FUNC_TYPES}, but got {self.func_type}", user_loc())
+        if self.func_type == "aot":
+            self._check_aot_func()
+        if self.func_type == "tbe" and not callable(self.func):
+            raise DTypeError(f"{self.log_prefix}, 'func' must be of type function, but got "
+                             f"{type(self.func)}", user_loc())
         if self.func_type not in _HOST_TYPES:
             raise UnsupportedError(f"{self.log_prefix}: a {self.func_type!r} Custom op compiles "
                                    f"a kernel for MindSpore's back ends, which cellgraph does "
@@ -74,6 +89,27 @@ class Custom(PrimitiveWithInfer):
         if self.func_type == "hybrid" and not getattr(self.func, "ms_kernel_flag", False):
             raise DTypeError(f"{self.log_prefix}, 'func' must be a function decorated by kernel",
                              user_loc())
+
+    def _check_aot_func(self) -> None:
+        """MindSpore's checks of an "aot" func ('file_name:func_name', the file inside the
+        folder MS_CUSTOM_AOT_WHITE_LIST names, where set), made before anything compiles."""
+        if not isinstance(self.func, str):
+            raise DTypeError(f"{self.log_prefix}, 'func' must be of type str, but got "
+                             f"{type(self.func)}", user_loc())
+        parts = self.func.split(":")
+        if len(parts) != 2:
+            if callable(self.out_shape):
+                return
+            raise DTypeError(f"{self.log_prefix}, 'func' should be like 'file_name:func_name', "
+                             f"but got {self.func}", user_loc())
+        file_path = os.path.realpath(parts[0])
+        white_list = os.environ.get("MS_CUSTOM_AOT_WHITE_LIST")
+        if white_list is not None:
+            legal_path = os.path.realpath(white_list)
+            if "akg_kernel_meta" not in file_path and \
+                    os.path.commonpath([file_path, legal_path]) != legal_path:
+                raise DTypeError(f"{self.log_prefix}, the legal path for the file is "
+                                 f"{legal_path}, but the file is {file_path}", user_loc())
 
     def get_bprop(self):
         """The back propagation function given to the constructor (None: none)."""
@@ -142,7 +178,19 @@ class Custom(PrimitiveWithInfer):
         out_types, single = self._out_types(self.__infer__(*infos))
         positions = itertools.count()
         template = tuple(next(positions) if is_tensor_like(a) else (a,) for a in args)
-        call = HostCall(self._host_function(), f"Custom({self.func_name})", template, out_types,
+        host_function = self._host_function()
+        if self.cpu_dtype_rows is not None:
+            given = [info["dtype"].np.name for a, info in zip(args, infos) if is_tensor_like(a)]
+            given_out = [t.dtype.np.name for t in out_types]
+            row = select_dtype_row(self.cpu_dtype_rows, given, given_out, self.func_type)
+            if row is None:
+                raise DTypeError(f"{self.log_prefix}: Select CPU operator fail! Unsupported data "
+                                 f"type! The supported data types are "
+                                 f"{_rows_text(self.cpu_dtype_rows)}, but get input{given} and "
+                                 f"output{given_out}", user_loc())
+            if any(want and want != got for want, got in zip(row[0], given)):
+                host_function = _cast_through(host_function, template, row[0], out_types)
+        call = HostCall(host_function, f"Custom({self.func_name})", template, out_types,
                         single, user_loc(), fake_output=self.fake_output)
 
         def forward(*inputs):
@@ -157,6 +205,27 @@ class Custom(PrimitiveWithInfer):
 
     def _host_function(self):
         return self.func
+
+
+def _rows_text(rows) -> str:
+    return "; ".join(f"input{list(ins)}, output{list(outs)}" for ins, outs in rows)
+
+
+def _cast_through(host_function, template, row, out_types):
+    """`host_function` given its tensor inputs cast to `row`'s dtypes, its results cast back
+    to the declared output dtypes: what MindSpore's CPU kernel selection does when a row takes
+    an input only by its widening/narrowing rule (float16/float64 into float32, ...)."""
+    tensor_rows = iter(row)
+    casts = [next(tensor_rows) if isinstance(t, int) else None for t in template]
+
+    def cast_call(*args):
+        cast_args = [np.asarray(a).astype(c) if c else a for a, c in zip(args, casts)]
+        result = host_function(*cast_args)
+        if isinstance(result, tuple):
+            return tuple(np.asarray(r).astype(t.dtype.np) for r, t in zip(result, out_types))
+        return np.asarray(result).astype(out_types[0].dtype.np)
+
+    return cast_call
 
 
 def _with_signature(forward, func) -> None:

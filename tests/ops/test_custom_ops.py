@@ -249,3 +249,22 @@ def test_calls_with_different_numbers_stay_apart():
     np.testing.assert_array_equal(out.asnumpy(), X * 5)
     ir = cellgraph.dump_ir(lambda a: op(a, 2.0) + op(a, 3.0), Tensor(X))
     assert "(%0, 2.0)" in ir and "(%0, 3.0)" in ir
+
+
+def test_aot_func_checked_as_mindspore_before_refusing(tmp_path, monkeypatch):
+    """MindSpore checks an "aot" func's form (and its white list) before compiling anything:
+    TypeError for a non-str func, a func not 'file_name:func_name', or a file outside
+    MS_CUSTOM_AOT_WHITE_LIST; a "tbe" func must be callable."""
+    with pytest.raises(TypeError, match="'func' must be of type str, but got <class 'NoneType'>"):
+        ops.Custom(None, lambda x, _: x, None, "aot")
+    with pytest.raises(TypeError, match="'func' should be like 'file_name:func_name', but got "
+                                        "aclnnAddCustom"):
+        ops.Custom("aclnnAddCustom", None, None, "aot")
+    monkeypatch.setenv("MS_CUSTOM_AOT_WHITE_LIST", str(tmp_path / "white"))
+    with pytest.raises(TypeError, match="the legal path for the file is"):
+        ops.Custom(str(tmp_path / "add.cc") + ":Add", None, None, "aot")
+    with pytest.raises(TypeError, match="'func' must be of type function, but got <class 'str'>"):
+        ops.Custom("add", None, None, "tbe")
+    # inside the white list (or callable out_shape), the kind itself is what cellgraph lacks
+    with pytest.raises(UnsupportedError, match="'aot' Custom op compiles a kernel"):
+        ops.Custom(str(tmp_path / "white" / "add.so") + ":Add", (3,), None, "aot")
