@@ -157,19 +157,7 @@ def swapaxes(x, axis1, axis2):
 def moveaxis(a, source, destination):
     """`a` with the axes `source` (an int or a sequence) moved to `destination` (the same
     count), the other axes keeping their order."""
-    a = asarray(a)
-    ndim = len(a.shape)
-    many = isinstance(source, (list, tuple))
-    source = [normalize_axis(s, ndim) for s in (source if many else [source])]
-    destination = [normalize_axis(d, ndim) for d in (
-        destination if isinstance(destination, (list, tuple)) else [destination])]
-    if len(source) != len(destination):
-        raise ValueError(f"moveaxis: `source` and `destination` must have the same number of "
-                         f"elements, got {len(source)} and {len(destination)}")
-    order = [i for i in range(ndim) if i not in source]
-    for dest, src in sorted(zip(destination, source)):
-        order.insert(dest, src)
-    return F.transpose(a, tuple(order))
+    return P.movedim(asarray(a), source, destination)
 
 
 def split(x, indices_or_sections, axis=0):

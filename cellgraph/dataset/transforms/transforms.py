@@ -96,10 +96,11 @@ class CppRandomOperation(TensorOperation):
         return self._words
 
 
-def _transform_list(transforms, op: str) -> list:
-    """MindSpore's checks of the transforms of Compose, RandomApply and RandomChoice: a
-    non-empty list of transform instances or callables (`op` names the caller)."""
-    type_check(transforms, (list,), "transforms list")
+def _transform_list(transforms, op: str, types=(list,)) -> list:
+    """MindSpore's checks of the transforms of Compose, RandomApply, RandomChoice and
+    UniformAugment: a non-empty list (of `types`) of transform instances or callables (`op`
+    names the caller)."""
+    type_check(transforms, types, "transforms list")
     if not transforms:
         raise ValueError("transforms list can not be empty.")
     for i, transform in enumerate(transforms):

@@ -16,7 +16,7 @@ import numpy as np
 
 from cellgraph.dataset import _std_shuffle
 from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
-from cellgraph.dataset.transforms.transforms import CppRandomOperation
+from cellgraph.dataset.transforms.transforms import CppRandomOperation, _transform_list
 
 from .geometry import _range_pair
 from .transforms import (
@@ -434,18 +434,8 @@ class UniformAugment(CppRandomOperation):
             raise ValueError("Input num_ops must be greater than 0.")
         if num_ops > len(transforms):
             raise ValueError("num_ops is greater than transforms list size.")
-        type_check(transforms, (list, tuple), "transforms list")
-        if not transforms:
-            raise ValueError("transforms list can not be empty.")
-        for i, transform in enumerate(transforms):
-            if not callable(transform):
-                raise TypeError(f"transforms[{i}] is neither a transforms op (TensorOperation) "
-                                f"nor a callable pyfunc.")
-            if type(transform) is type:
-                raise ValueError(f"op_list[{i}] should be a dataset processing operation "
-                                 f"instance, but got: {transform}. It may be missing parentheses "
-                                 f"for instantiation.")
-        self.transforms, self.num_ops = list(transforms), num_ops
+        self.transforms = _transform_list(transforms, "UniformAugment", (list, tuple))
+        self.num_ops = num_ops
 
     def __call__(self, *inputs):
         if len(inputs) == 1 and _is_pil(inputs[0]):
