@@ -95,28 +95,17 @@ def custom_info_register(*reg_info):
     return decorator
 
 
-def _is_string(value):
-    if not isinstance(value, str):
-        raise TypeError(f"{value} value must be str")
-    return True
+def _checks(kind: type):
+    """MindSpore's value check for one Python type: TypeError naming the value and type."""
+    def check(value):
+        if not isinstance(value, kind):
+            raise TypeError(f"{value} value must be {kind.__name__}")
+        return True
+
+    return check
 
 
-def _is_int(value):
-    if not isinstance(value, int):
-        raise TypeError(f"{value} value must be int")
-    return True
-
-
-def _is_bool(value):
-    if not isinstance(value, bool):
-        raise TypeError(f"{value} value must be bool")
-    return True
-
-
-def _is_list(value):
-    if not isinstance(value, list):
-        raise TypeError(f"{value} value must be list")
-    return True
+_is_string, _is_int, _is_bool, _is_list = (_checks(t) for t in (str, int, bool, list))
 
 
 # get_op_info() renames these keys (the TBE builder's) to MindSpore's camel-case spelling
