@@ -11,10 +11,11 @@ import numbers
 
 from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops.primitive_class import PrimitiveClass
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .assign import assign
 
@@ -407,6 +408,24 @@ def _row_indices(indices):
     return F.expand_dims(indices, -1) if not isinstance(indices, numbers.Integral) else indices
 
 
+def _written_operand_dtype(op: str, name: str, input_x, updates):
+    """`updates` in input_x's dtype, as MindSpore's signature converts the operands that share
+    a dtype with an updated one; where promoting the two would need input_x itself converted,
+    MindSpore's TypeError (`name` is the updated operand's name in its message)."""
+    if isinstance(updates, numbers.Number) or not hasattr(updates, "aval"):
+        return updates
+    target, given = abstract_of(input_x).dtype, abstract_of(updates).dtype
+    if given == target:
+        return updates
+    promoted = dt.promote(target, given)
+    if promoted != target and not abstract_of(updates).weak:
+        raise DTypeError(f"Data type conversion is not supported for a 'Parameter', nor for "
+                         f"the input tensor of an in-place operator, the argument[{name}]'s "
+                         f"data type of primitive[{op}] is {target}, which cannot be converted "
+                         f"to data type {promoted} automatically.")
+    return F.cast(updates, target)
+
+
 class _Scatter(_UpdateClass):
     """input_x at `indices` combined with `updates` by the ops composition `_combine`
     (tensor_scatter_update, _add, ...), in place; returns the new input_x. `indices` are rows
@@ -415,9 +434,16 @@ class _Scatter(_UpdateClass):
 
     _combine = None
     _rows = True
+    _written_name = "x"  # the updated operand's name in MindSpore's messages
 
     def __call__(self, input_x, indices, updates):
         _parameters(type(self).__name__, input_x=input_x)
+        updates = _written_operand_dtype(type(self).__name__, self._written_name, input_x,
+                                         updates)
+        if not self._rows and abstract_of(indices).ndim < 2:
+            raise ArgumentValueError(f"For primitive[{type(self).__name__}], the dimension of "
+                                     f"'indices' must be greater than or equal to 2 , but got "
+                                     f"{abstract_of(indices).ndim}.")
         where = _row_indices(indices) if self._rows else indices
         return assign(input_x, _composite(self._combine)(input_x, where, updates))
 
@@ -438,7 +464,7 @@ class ScatterAdd(_Scatter):
 
 
 class ScatterSub(_Scatter):
-    _combine = "tensor_scatter_sub"
+    _combine, _written_name = "tensor_scatter_sub", "input_x"
 
 
 class ScatterMul(_Scatter):
@@ -461,7 +487,7 @@ class ScatterNdUpdate(_Scatter):
     """input_x at the index tuples of `indices` (..., K) set to `updates`; an index outside
     input_x is a ValueError when it runs, as MindSpore's."""
 
-    _combine, _rows = "tensor_scatter_update", False
+    _combine, _rows, _written_name = "tensor_scatter_update", False, "input_x"
 
     def __init__(self, use_locking=True):
         super().__init__(use_locking)
@@ -486,7 +512,7 @@ class ScatterNdAdd(_Scatter):
 class ScatterNdSub(_Scatter):
     """input_x at the index tuples of `indices` decreased by `updates`."""
 
-    _combine, _rows = "tensor_scatter_sub", False
+    _combine, _rows, _written_name = "tensor_scatter_sub", False, "input_x"
 
 
 class ScatterNdMul(_Scatter):

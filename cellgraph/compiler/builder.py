@@ -172,6 +172,7 @@ class Tracer(TensorMethods):
 
         values = F.stop_gradient(self)
         values.__class__ = HostArray
+        values.builder.record_derived(values, self, np.copy)
         return values
 
     def value(self):
@@ -378,6 +379,10 @@ class Builder(Trace):
         # values a top-level graph was specialised on: flat position -> NumPy array
         self.input_sources: dict[int, tuple] = {}
         self.value_reads: dict[int, np.ndarray] = {}
+        # values made here that are a function of another graph value's values (`x.asnumpy()`,
+        # `bool(x)`): id(var) -> (x, the function over x's NumPy values), which `input_value`
+        # follows to a value a top-level graph's caller passed
+        self.derived_values: dict[int, tuple] = {}
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
@@ -475,6 +480,11 @@ class Builder(Trace):
             return builder.input_value(value)
         if id(value) in self.updates:
             return None
+        derived = self.derived_values.get(id(value.ir_var))
+        if derived is not None:
+            origin, function = derived
+            known = origin.builder.input_value(origin)
+            return None if known is None else np.asarray(function(known))
         source = self.input_sources.get(id(value.ir_var))
         if source is None:
             return None
@@ -488,6 +498,11 @@ class Builder(Trace):
         if source[0] == "leaf":
             self.value_reads.setdefault(source[1], known)
         return known
+
+    def record_derived(self, value, origin, function) -> None:
+        """Note that the values of `value` (a Tracer made here) are `function` of those of
+        `origin`, so that where origin's are known (`input_value`), value's are too."""
+        self.derived_values[id(value.ir_var)] = (origin, function)
 
     def atom(self, x):
         """The graph value for an operand: a var, a capture, a weight or a constant."""

@@ -184,7 +184,10 @@ def tensor_bool(value):
                                  "ambiguous.")
     if not isinstance(value, Tracer):  # a Tensor constant: its truth is known now
         return bool(np.asarray(value.asnumpy()).reshape(()))
-    return variable_scalar(F.cast(F.reshape(value, ()), dt.bool_))
+    truth = variable_scalar(F.cast(F.reshape(value, ()), dt.bool_))
+    # an operation's Python code that tests it reads it where value's are known (an input)
+    truth.builder.record_derived(truth, value, lambda known: known.reshape(()).astype(bool))
+    return truth
 
 
 def _matches(item, value):

@@ -414,6 +414,27 @@ class Tensor(TensorMethods):
                                f"device target, but got to:{to}, device target: {target}")
         return Tensor(self.asnumpy().copy(), self.dtype)
 
+    def _offload(self, release=False) -> None:
+        """Move the data to host memory (MindSpore's parameter offload; `release` frees the
+        device copy). The data already lives there when the backend computes on the host
+        (the NumPy backend, a CPU device), so nothing moves; a backend on an accelerator keeps
+        its data on the device, which cellgraph cannot offload: UnsupportedError."""
+        self._host_resident("_offload")
+
+    def _load(self) -> None:
+        """Bring offloaded data back to the device (MindSpore's `_load`); on the host, where
+        `_offload` left it, nothing moves."""
+        self._host_resident("_load")
+
+    def _host_resident(self, op: str) -> None:
+        from cellgraph.primitives.errors import UnsupportedError
+
+        backend = get_backend()
+        if backend.device != "CPU":
+            raise UnsupportedError(f"Tensor.{op}: the {backend.name} backend keeps the data on "
+                                   f"its {backend.device} device, which cellgraph cannot "
+                                   f"offload to the host")
+
     def itemset(self, *args) -> Tensor:
         """A copy with one element replaced (this Tensor is unchanged, as in MindSpore):
         `itemset(value)` for a one-element Tensor, `itemset(flat_index, value)` or

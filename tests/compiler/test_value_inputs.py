@@ -259,3 +259,39 @@ def test_a_mutable_flag_that_an_operation_tests():
     np.testing.assert_array_equal(got.asnumpy(), [[True, True, False]])
     got = net(x, y, *flags, ms.mutable(False, dynamic_len=False))
     np.testing.assert_array_equal(got.asnumpy(), [[True, False, False]])
+
+
+def test_a_flag_read_from_an_input_through_asnumpy_and_bool(compiles):
+    # `x.max(return_indices=bool(y.asnumpy()))`: the flag an overload's Python code tests is
+    # y's value, read through asnumpy() and bool(); the graph is specialised on it (MindSpore
+    # 2.10 gives 5 for False and (5, 0) for the eager return_indices=True)
+    @ms.jit
+    def func(x, y):
+        return x.max(return_indices=bool(y.asnumpy()))
+
+    x = Tensor([1, 2, 3, 4, 5])
+    assert func(x, Tensor(False)).asnumpy() == 5
+    value, index = func(x, Tensor(True))
+    assert (value.asnumpy(), index.asnumpy()) == (5, 0)
+    assert func(x, Tensor(False)).asnumpy() == 5
+    assert compiles[0] == 2
+
+
+def test_an_int_read_from_an_input_through_asnumpy():
+    @ms.jit
+    def scale(x, y):
+        return x * int(y.asnumpy())
+
+    x = Tensor([1, 2, 3])
+    assert scale(x, Tensor(3)).asnumpy().tolist() == [3, 6, 9]
+    assert scale(x, Tensor(2)).asnumpy().tolist() == [2, 4, 6]
+
+
+def test_bool_of_a_computed_value_stays_a_run_time_value():
+    @ms.jit
+    def pick(x):
+        flag = bool((x + 1).asnumpy())
+        return x.max(return_indices=flag)
+
+    with pytest.raises(SyntaxError, match="truth value of a Tensor is known only at run time"):
+        pick(Tensor([1]))

@@ -1,10 +1,12 @@
 """The in-place scatters ops.ScatterSub ... ScatterMin and ScatterNdSub, and DepthToSpace /
 SpaceToDepth: the values (returned and left in the Parameter) MindSpore 2.10 gives for the same
-inputs, recorded below; repeated indices each apply, as in MindSpore."""
+inputs, recorded below; repeated indices each apply, as in MindSpore. The updates take the
+Parameter's dtype where MindSpore's signature converts them, and its errors where it refuses."""
 import numpy as np
 import pytest
 
 import cellgraph as ms
+from cellgraph import Parameter, Tensor, context, nn
 from cellgraph.ops import operations as P
 
 EXPECTED = {"ScatterSub": [[[0.5, -6.0, 1.0], [8.0, 10.0, 12.0], [-3.0, -4.0, -5.0]], [[0.5, -6.0, 1.0], [8.0, 10.0, 12.0], [-3.0, -4.0, -5.0]]], "ScatterMul": [[[1.0, 64.0, 36.0], [8.0, 10.0, 12.0], [4.0, 5.0, 6.0]], [[1.0, 64.0, 36.0], [8.0, 10.0, 12.0], [4.0, 5.0, 6.0]]], "ScatterDiv": [[[4.0, 0.25, 1.0], [8.0, 10.0, 12.0], [0.25, 0.20000000298023224, 0.1666666716337204]], [[4.0, 0.25, 1.0], [8.0, 10.0, 12.0], [0.25, 0.20000000298023224, 0.1666666716337204]]], "ScatterMax": [[[2.0, 8.0, 6.0], [8.0, 10.0, 12.0], [4.0, 5.0, 6.0]], [[2.0, 8.0, 6.0], [8.0, 10.0, 12.0], [4.0, 5.0, 6.0]]], "ScatterMin": [[[0.5, 2.0, 2.0], [8.0, 10.0, 12.0], [1.0, 1.0, 1.0]], [[0.5, 2.0, 2.0], [8.0, 10.0, 12.0], [1.0, 1.0, 1.0]]], "ScatterNdSub": [[[0.0, -4.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 4.0]], [[0.0, -4.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 4.0]]], "DepthToSpace": [[[[[0.0, 12.0, 1.0, 13.0, 2.0, 14.0], [24.0, 36.0, 25.0, 37.0, 26.0, 38.0], [3.0, 15.0, 4.0, 16.0, 5.0, 17.0], [27.0, 39.0, 28.0, 40.0, 29.0, 41.0]], [[6.0, 18.0, 7.0, 19.0, 8.0, 20.0], [30.0, 42.0, 31.0, 43.0, 32.0, 44.0], [9.0, 21.0, 10.0, 22.0, 11.0, 23.0], [33.0, 45.0, 34.0, 46.0, 35.0, 47.0]]], [[[48.0, 60.0, 49.0, 61.0, 50.0, 62.0], [72.0, 84.0, 73.0, 85.0, 74.0, 86.0], [51.0, 63.0, 52.0, 64.0, 53.0, 65.0], [75.0, 87.0, 76.0, 88.0, 77.0, 89.0]], [[54.0, 66.0, 55.0, 67.0, 56.0, 68.0], [78.0, 90.0, 79.0, 91.0, 80.0, 92.0], [57.0, 69.0, 58.0, 70.0, 59.0, 71.0], [81.0, 93.0, 82.0, 94.0, 83.0, 95.0]]]]], "SpaceToDepth": [[[[[0.0, 2.0, 4.0], [12.0, 14.0, 16.0]], [[24.0, 26.0, 28.0], [36.0, 38.0, 40.0]], [[1.0, 3.0, 5.0], [13.0, 15.0, 17.0]], [[25.0, 27.0, 29.0], [37.0, 39.0, 41.0]], [[6.0, 8.0, 10.0], [18.0, 20.0, 22.0]], [[30.0, 32.0, 34.0], [42.0, 44.0, 46.0]], [[7.0, 9.0, 11.0], [19.0, 21.0, 23.0]], [[31.0, 33.0, 35.0], [43.0, 45.0, 47.0]]]]]}
@@ -132,3 +134,57 @@ def test_scatter_nd_update_index_out_of_range_is_a_value_error():
     P.ScatterNdUpdate()(x, Tensor(np.array([[0, 2], [1, 1]], np.int32)),
                         Tensor(np.ones(2, np.float32)))
     np.testing.assert_array_equal(x.asnumpy(), [[0, 0, 1], [0, 1, 0]])
+
+
+class _ScatterOnParameter(nn.Cell):
+    """`op(self.b, indices, updates)` on a Parameter `b` of `dtype`, in a graph."""
+
+    def __init__(self, op, shape, dtype):
+        super().__init__()
+        self.b = Parameter(Tensor(np.ones(shape), dtype), name="b")
+        self.op = op
+
+    def construct(self, indices, updates):
+        return self.op(self.b, indices, updates)
+
+
+def test_updates_convert_to_the_parameters_dtype_in_a_graph():
+    # MindSpore 2.10 converts float16 updates to the float32 Parameter's dtype
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        net = _ScatterOnParameter(P.ScatterNdUpdate(), (5, 5), ms.float32)
+        net(Tensor(np.array([[1]], np.int32)), Tensor(np.full((1, 5), 3, np.float16)))
+        assert net.b.dtype == ms.float32
+        np.testing.assert_array_equal(net.b.asnumpy()[1], [3.0] * 5)
+        with pytest.raises(ValueError, match=r"For primitive\[ScatterNdUpdate\], the dimension "
+                                             r"of 'indices' must be greater than or equal to 2 "
+                                             r", but got 1"):
+            _ScatterOnParameter(P.ScatterNdUpdate(), (5, 5), ms.float32)(
+                Tensor(np.ones([1], np.int32)), Tensor(np.ones([5], np.float16)))
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("op, name, updates_dtype, promoted", [
+    (P.ScatterDiv(False), "x", np.float32, "Float32"),
+    (P.ScatterAdd(), "x", np.int32, "Int32"),
+    (P.ScatterSub(), "input_x", np.float32, "Float32"),
+    (P.ScatterUpdate(), "x", np.float32, "Float32"),
+])
+def test_a_parameter_is_never_converted(op, name, updates_dtype, promoted):
+    # MindSpore 2.10's message for updates whose dtype would need the Parameter converted
+    net = _ScatterOnParameter(op, (5, 3), ms.int8)
+    message = (f"Data type conversion is not supported for a 'Parameter', nor for the input "
+               f"tensor of an in-place operator, the argument[{name}]'s data type of "
+               f"primitive[{type(op).__name__}] is Int8, which cannot be converted to data type "
+               f"{promoted} automatically.")
+    with pytest.raises(TypeError) as info:
+        net(Tensor(np.zeros((2,), np.int32)), Tensor(np.ones((2, 3), updates_dtype)))
+    assert message in str(info.value)
+
+
+def test_scatter_nd_sub_names_input_x():
+    net = _ScatterOnParameter(P.ScatterNdSub(), (5, 3), ms.int8)
+    with pytest.raises(TypeError, match=r"the argument\[input_x\]'s data type of "
+                                        r"primitive\[ScatterNdSub\] is Int8"):
+        net(Tensor(np.zeros((2, 1), np.int32)), Tensor(np.ones((2, 3), np.float32)))

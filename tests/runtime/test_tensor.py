@@ -693,3 +693,25 @@ def test_in_a_tensor_as_mindspore_answers_it():
     t2 = Tensor(np.array([[1, 2], [3, 4]]))
     assert [v in t2 for v in (1, Tensor(np.array([1, 2])), [1, 2], np.array([1, 2]))] == [
         True, True, False, False]
+
+
+def test_offload_and_load_on_the_host_move_nothing():
+    # MindSpore 2.10 on CPU: both return None and the values stay
+    param = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="param")
+    assert param._offload() is None and param._offload(True) is None
+    assert param._load() is None
+    np.testing.assert_array_equal(param.asnumpy(), [1.0, 2.0])
+    assert Parameter(1)._load() is None
+
+
+def test_offload_refused_where_the_data_is_on_an_accelerator(monkeypatch):
+    import dataclasses
+
+    from cellgraph.runtime import tensor as tensor_module
+    from cellgraph.runtime.backend import get_backend
+
+    on_device = dataclasses.replace(get_backend(), device="GPU")
+    value = Tensor(np.ones(2, np.float32))
+    monkeypatch.setattr(tensor_module, "get_backend", lambda: on_device)
+    with pytest.raises(NotImplementedError, match="cannot offload"):
+        value._offload()

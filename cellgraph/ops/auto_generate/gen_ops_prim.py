@@ -105,6 +105,18 @@ def _contiguous(input):
     return input
 
 
+def _split_tensor(input, split_size, dim=0):
+    """SplitTensor: pieces of `split_size` along `dim`, the last one shorter (mint.split with
+    an int)."""
+    return _ops.split(input, split_size, dim)
+
+
+def _split_with_size(input, split_size, dim=0):
+    """SplitWithSize: pieces of the sizes listed in `split_size`, which add up to the length
+    of `dim` (mint.split with a sequence)."""
+    return _ops.split(input, tuple(split_size), dim)
+
+
 def _operations_classes() -> dict:
     """The classes of `ops.operations` but the custom operations' (`Custom` defines a user's
     operation; none is generated) and the summary operations (MindSpore's debug_ops, which
@@ -129,6 +141,8 @@ MeanExt = _function_class("MeanExt", _mint("mean"))
 MaxDim = _function_class("MaxDim", _max_dim)
 MinDim = _function_class("MinDim", _min_dim)
 SiLU = _function_class("SiLU", _ops.silu)
+SplitTensor = _function_class("SplitTensor", _split_tensor)
+SplitWithSize = _function_class("SplitWithSize", _split_with_size)
 InplaceNormal = _function_class("InplaceNormal", _inplace_normal)
 InplaceUniform = _function_class("InplaceUniform", _inplace_uniform)
 DropoutExt = _function_class("DropoutExt", _dropout_ext)

@@ -51,6 +51,10 @@ from . import sparse_ops  # noqa: F401  (ops.operations.sparse_ops)
 from .sparse_ops import SparseTensorDenseAdd, SparseTensorDenseMatmul, SparseToDense
 
 __all__ += ["SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
+from . import _embedding_cache_ops  # noqa: F401  (ops.operations._embedding_cache_ops)
+from ._embedding_cache_ops import UpdateCache
+
+__all__ += ["UpdateCache"]
 __all__.append("PrimitiveClass")
 
 # the classes derived from declarations that MindSpore files in none of the modules above

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph import _checkparam as validator
 from cellgraph.forward import jvp, vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.indexing import gather_elements
@@ -20,6 +21,7 @@ from cellgraph.ops.function.nn_func.fractional_pool import (
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl, roi_align_grad
 from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
+from cellgraph.ops.function.nn_func.roi_pooling import ps_roi_pooling_grad
 from cellgraph.ops.operations.array_ops import StridedSlice
 from cellgraph.ops.operations.nn_ops import L2Normalize, MaxPool, ResizeBilinearV2
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class
@@ -433,10 +435,38 @@ class KLDivLossGrad(PrimitiveClass):
         return _kl_div_loss_grad(grads, x, target, self.reduction)
 
 
+class PSROIPoolingGrad(PrimitiveClass):
+    """`G.PSROIPoolingGrad(input_size, spatial_scale, group_size, output_dim)(dy, rois)`:
+    position-sensitive ROI pooling's gradient (`ps_roi_pooling_grad`); the attributes checked
+    when the class is made, as MindSpore checks them (`input_size` an int or a tuple)."""
+
+    def __init__(self, input_size, spatial_scale, group_size, output_dim):
+        name = "PSROIPoolingGrad"
+        validator.check_value_type("input_size", input_size, [int, tuple], name)
+        validator.check_positive_float(spatial_scale, "spatial_scale", name)
+        validator.check_positive_int(group_size, "group_size", name)
+        validator.check_positive_int(output_dim, "output_dim", name)
+        sizes = [input_size, input_size] if isinstance(input_size, int) else list(input_size)
+        validator.check_positive_int_sequence(sizes, "input_size", name)
+        self.input_size = sizes
+        self.spatial_scale = spatial_scale
+        self.group_size = group_size
+        self.output_dim = output_dim
+        self._attrs = {"input_size": sizes, "spatial_scale": spatial_scale,
+                       "group_size": group_size, "output_dim": output_dim}
+
+    def __call__(self, *operands):
+        if len(operands) != 2:
+            raise ArgumentValueError(f"For primitive[PSROIPoolingGrad], the input number must "
+                                     f"be equal to 2, but got {len(operands)}.")
+        return ps_roi_pooling_grad(*operands, self.input_size, self.spatial_scale,
+                                   self.group_size, self.output_dim)
+
+
 for _name, (_fn, _attrs) in _CLASSES.items():
     globals()[_name] = define_class(_name, _fn, _attrs, __name__,
                                     f"`G.{_name}({', '.join(_attrs or ())})(...)`: "
                                     f"{(_fn.__doc__ or '').strip() or 'see the module'}")
 del _name, _fn, _attrs
 
-__all__ = [*list(_CLASSES), "KLDivLossGrad"]  # noqa: PLE0604
+__all__ = [*list(_CLASSES), "KLDivLossGrad", "PSROIPoolingGrad"]  # noqa: PLE0604

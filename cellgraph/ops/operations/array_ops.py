@@ -39,6 +39,7 @@ from cellgraph.ops.function.array_func.indexing import (
     inplace_add,
     inplace_sub,
     inplace_update,
+    list_diff,
     masked_fill,
     masked_scatter,
     reverse_sequence,
@@ -818,6 +819,24 @@ class AffineGrid(PrimitiveClass):
 
 
 __all__ += ["AffineGrid"]
+
+
+class ListDiff(PrimitiveClass):
+    """`ListDiff(out_idx=mstype.int32)(x, y)`: the elements of x not in y and their positions
+    (`list_diff`); out_idx checked when the class is made, as MindSpore checks it."""
+
+    def __init__(self, out_idx=dt.int32):
+        if out_idx not in (dt.int32, dt.int64):
+            raise TypeError(f"For 'ListDiff', the 'out_idx' should be in : "
+                            f"[mindspore.int32, mindspore.int64], but got {out_idx}.")
+        self.out_idx = out_idx
+        self._attrs = {"out_idx": out_idx}
+
+    def __call__(self, x, y):
+        return list_diff(x, y, self.out_idx)
+
+
+__all__ += ["ListDiff"]
 
 
 _FUNCTION_CLASSES = {

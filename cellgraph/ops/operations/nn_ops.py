@@ -141,7 +141,7 @@ __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMome
            "MaxPool", "MaxPool3D", "MaxPoolWithIndices", "MaxPoolWithMask", "MirrorPad", "NLLLoss",
            "OneHot", "Pad", "PadV3", "ResizeBilinearV2", "ResizeLinear1D", "RmsNorm", "SigmoidCrossEntropyWithLogits",
            "SoftShrink", "Softmax", "SoftmaxCrossEntropyWithLogits", "Softplus",
-           "SparseSoftmaxCrossEntropyWithLogits"]
+           "SparseSoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogitsV2"]
 
 
 
@@ -738,6 +738,37 @@ class SparseSoftmaxCrossEntropyWithLogits(PrimitiveClass):
 
     def __repr__(self) -> str:
         return f"SparseSoftmaxCrossEntropyWithLogits(is_grad={self.is_grad})"
+
+
+class SparseSoftmaxCrossEntropyWithLogitsV2(PrimitiveClass):
+    """`SparseSoftmaxCrossEntropyWithLogitsV2()(logits, labels)` -> (loss (N,), backprop
+    (N, C)): each row's cross entropy at its class index and its gradient with respect to the
+    logits; a label outside [0, C) fails when the graph runs, as MindSpore's kernel."""
+
+    def __init__(self):
+        self._attrs = {}
+
+    def __call__(self, logits, labels):
+        op = "SparseSoftmaxCrossEntropyWithLogitsV2"
+        for name, value, kinds in (("logits_type(features_type)", logits, (dt.float16, dt.float32)),
+                                   ("labels_type", labels, (dt.int32, dt.int64))):
+            if abstract_of(value).dtype not in kinds:
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{{', '.join(f'Tensor[{k}]' for k in kinds)}}}, but "
+                                 f"got Tensor[{abstract_of(value).dtype}].")
+        shape, label_shape = abstract_of(logits).shape, abstract_of(labels).shape
+        for what, got, want in (("dimension of labels", len(label_shape), 1),
+                                ("dimension of logits(features)", len(shape), 2)):
+            if got != want:
+                raise ArgumentValueError(f"For primitive[{op}], the {what} must be equal to "
+                                         f"{want}, but got {got}.")
+        if shape[0] != label_shape[0]:
+            raise ArgumentValueError(f"For primitive[{op}], the batch of logits(features) must "
+                                     f"be equal to {label_shape[0]}, but got {shape[0]}.")
+        classes = shape[1]
+        labels = check_range(labels, low=0, high=max(classes, 1), what="label", op=op)
+        dense = F.cast(NF.one_hot(labels, classes, 1, 0, -1), abstract_of(logits).dtype)
+        return softmax_cross_entropy_with_logits(logits, dense)
 
 
 SigmoidCrossEntropyWithLogits = function_class("SigmoidCrossEntropyWithLogits",

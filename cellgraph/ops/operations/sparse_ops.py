@@ -6,8 +6,9 @@ gradient is theirs:
     SparseToDense()(indices, values, (3, 3))   is   tensor_scatter_update(zeros((3, 3)), indices,
                                                                           values)
 
-The operations whose result size depends on the values (SparseAdd, SparseSparseMaximum,
-SparseCountSparseOutput, SparseSegmentMean, the CSR conversions, ...) are not here."""
+The operations whose result size depends on computed values (SparseAdd, SparseSparseMaximum,
+SparseCountSparseOutput, the CSR conversions, ...) are not here; SparseSegmentSqrtN's size is
+read from its segment_ids, a value input (known when the graph is built)."""
 from __future__ import annotations
 
 import numbers
@@ -17,13 +18,14 @@ import numpy as np
 from cellgraph.ops.primitive_class import PrimitiveClass, _init
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, static_values, value_input
 from cellgraph.primitives.dynamic_ops import set_operation_p
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
-           "SparseReorder", "SparseSegmentMeanWithNumSegments",
+           "SparseReorder", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
            "SparseSegmentSqrtNWithNumSegments", "SparseTensorDenseAdd",
            "SparseTensorDenseMatmul", "SparseToDense"]
 
@@ -165,6 +167,60 @@ class SparseSegmentSqrtNWithNumSegments(PrimitiveClass):
     def __call__(self, x, indices, segment_ids, num_segments):
         return _sparse_segment("SparseSegmentSqrtNWithNumSegments", x, indices, segment_ids,
                                num_segments, mean=False)
+
+
+def sparse_segment_sqrt_n(x, indices, segment_ids):
+    """(segment_ids[-1] + 1, *x.shape[1:]): row s the sum of the rows x[indices[i]] with
+    segment_ids[i] == s over the square root of their count, summed in float32 and given in
+    x's dtype, as MindSpore's CPU kernel. segment_ids must start at 0 and grow by 0 or 1; their
+    values set the result's size, so they are read when the graph is built (a Tensor passed
+    to the graph specialises it); an index outside x's rows fails when the graph runs."""
+    op = "SparseSegmentSqrtN"
+    x_dtype = abstract_of(x).dtype
+    if x_dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{x_dtype}].")
+    for name, value in (("indices", indices), ("segment_ids", segment_ids)):
+        if str(abstract_of(value).dtype) not in _INDEX_DTYPES:  # each int32 or int64
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                             f"Tensor[{abstract_of(value).dtype}].")
+    for name, value in (("indices", indices), ("segment_ids", segment_ids)):
+        if abstract_of(value).ndim != 1:
+            raise ShapeError(f"For '{op}', the {name}_shape must be equal to 1, but got "
+                             f"{abstract_of(value).ndim}.")
+    if abstract_of(x).ndim < 1:
+        raise ShapeError(f"For '{op}', x's rank must be greater than 1, but got [0].")
+    if abstract_of(indices).shape != abstract_of(segment_ids).shape:
+        raise ShapeError(f"For '{op}', the rank of indices and segment_ids must be the same, "
+                         f"but got indices [{abstract_of(indices).shape[0]}] and segment_ids "
+                         f"[{abstract_of(segment_ids).shape[0]}].")
+    ids = np.asarray(value_input(segment_ids, op, "segment_ids")).reshape(-1).astype(np.int64)
+    if ids.size and ids[0] != 0:
+        raise ShapeError(f"For '{op}', indices in 'segment_ids' should be start from 0.")
+    if np.any((np.diff(ids) != 0) & (np.diff(ids) != 1)):
+        raise ShapeError(f"For '{op}', segment_ids should be sorted and contiguous.")
+    segments = int(ids[-1]) + 1 if ids.size else 0
+    rows_count = abstract_of(x).shape[0]
+    checked = check_range(indices, low=0, high=max(rows_count, 1), what="index", op=op,
+                          error="value")
+    rows = F.cast(F.gather(x, checked, 0), dt.float32)
+    inner = tuple(abstract_of(x).shape[1:])
+    where = Tensor(ids.reshape(-1, 1))
+    sums = F.tensor_scatter_add(F.zeros((segments,) + inner, dt.float32), where, rows)
+    counts = np.maximum(np.bincount(ids, minlength=segments), 1).astype(np.float32)
+    divisor = Tensor(np.sqrt(counts).reshape((segments,) + (1,) * len(inner)))
+    return F.cast(F.div(sums, divisor), x_dtype)
+
+
+class SparseSegmentSqrtN(PrimitiveClass):
+    """`SparseSegmentSqrtN()(x, indices, segment_ids)`: `sparse_segment_sqrt_n`."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, indices, segment_ids):
+        return sparse_segment_sqrt_n(x, indices, segment_ids)
 
 
 class SparseSegmentMeanWithNumSegments(PrimitiveClass):

@@ -338,3 +338,34 @@ def put_along(input, index, source, accumulate=False):
     flat = F.reshape(input, (-1,))
     scatter = F.tensor_scatter_add if accumulate else F.tensor_scatter_update
     return F.reshape(scatter(flat, positions, values), shape)
+
+
+_LIST_DIFF_TYPES = (dt.float16, dt.float32, dt.float64, dt.int16, dt.int32, dt.int64, dt.int8,
+                    dt.uint16, dt.uint8)  # in the order MindSpore's message lists them
+
+
+def list_diff(x, y, out_idx=dt.int32):
+    """(the elements of the 1-D `x` that are not in the 1-D `y`, in x's order with repeats kept;
+    their positions in x, of dtype `out_idx`): MindSpore's ListDiff. The result's length is
+    known only at run time."""
+    op = "ListDiff"
+    for name, value in (("x", x), ("y", y)):
+        if not is_tensor(value):
+            raise DTypeError(f"For Primitive[{op}], the type of input argument[{name}] must be "
+                             f"Tensor but got {type(value).__name__}.")
+        dtype = abstract_of(value).dtype
+        if dtype not in _LIST_DIFF_TYPES:
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
+                             f"{{{', '.join(f'Tensor[{t}]' for t in _LIST_DIFF_TYPES)}}}, but "
+                             f"got Tensor[{dtype}].")
+    if abstract_of(x).dtype != abstract_of(y).dtype:
+        raise DTypeError(f"For ListDiff, type of 'x' and 'y' should be same. But get "
+                         f"x[{abstract_of(x).dtype}], y[{abstract_of(y).dtype}].")
+    if abstract_of(x).ndim != 1 or abstract_of(y).ndim != 1:
+        raise ShapeError(f"For ListDiff, input x, y should be 1D, but get x dims = "
+                         f"{abstract_of(x).ndim}, y dims = {abstract_of(y).ndim}.")
+    found = F.equal(F.expand_dims(x, 1), F.expand_dims(y, 0))  # found[i, j]: x[i] == y[j]
+    keep = F.logical_not(F.reduce_max(F.cast(found, dt.int32), 1) > 0) \
+        if abstract_of(y).shape[0] else F.ones(abstract_of(x).shape, dt.bool_)
+    positions = _const(np.arange(abstract_of(x).shape[0]), out_idx)
+    return F.masked_select(x, keep), F.masked_select(positions, keep)

@@ -1,0 +1,50 @@
+"""`ops.operations.UpdateCache`: rows of a cache Parameter written in place where the index is in
+[0, max_num), as MindSpore 2.10's CPU kernel (values recorded from it)."""
+import numpy as np
+import pytest
+
+from cellgraph import Parameter, Tensor, context, nn
+from cellgraph.ops import operations as P
+
+
+class UpdateCacheNet(nn.Cell):
+    def __init__(self, x):
+        super().__init__()
+        self.op = P.UpdateCache()
+        self.x = Parameter(Tensor(x), name="x")
+
+    def construct(self, indices, update):
+        return self.op(self.x, indices, update, 9999)
+
+
+def test_skips_negative_indices_in_a_graph():
+    x = np.array([[2, 3, 4, 5], [6, 7, 8, 9], [11, 12, 13, 14], [1, 2, 3, 4], [5, 6, 7, 8]],
+                 np.int32)
+    update = np.array([[0, 0, 0, 0], [23, 34, 56, 78], [44, 55, 66, 77]], np.int32)
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        net = UpdateCacheNet(x)
+        out = net(Tensor(np.array([[-1, 3, 4]], np.int32)), Tensor(update))
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    expected = x.copy()
+    expected[3:] = update[1:]
+    np.testing.assert_array_equal(net.x.asnumpy(), expected)
+    assert out.asnumpy().tolist() == [0]
+
+
+def test_max_num_bounds_and_repeats_keep_the_last():
+    x = Parameter(Tensor(np.zeros((3, 2), np.float32)), name="cache")
+    out = P.UpdateCache()(x, Tensor(np.array([2, 2, 0, 5], np.int32)),
+                          Tensor(np.arange(8).reshape(4, 2).astype(np.float32)), 3)
+    np.testing.assert_array_equal(x.asnumpy(), [[4, 5], [0, 0], [2, 3]])
+    assert out.asnumpy().tolist() == [0.0]
+
+
+def test_an_index_past_the_rows_fails():
+    x = Parameter(Tensor(np.zeros((3, 2), np.float32)), name="cache")
+    with pytest.raises(RuntimeError, match="row index 4 out of range"):
+        P.UpdateCache()(x, Tensor(np.array([4], np.int32)), Tensor(np.ones((1, 2), np.float32)),
+                        9)
+    with pytest.raises(TypeError, match="'indices' must be a Tensor of an integer type"):
+        P.UpdateCache()(x, Tensor([1.0]), Tensor(np.ones((1, 2), np.float32)), 9)
