@@ -347,3 +347,15 @@ def test_vision_forms_of_mindspore_examples():
     assert vision.LinearTransformation(np.eye(12), np.zeros(12))(x).dtype == np.float64
     assert resize_array(rng.random((10, 8, 3)).astype(np.float32), 5, 4, Inter.CUBIC).shape \
         == (5, 4, 3)
+
+
+def test_softmax_ext_picks_the_implicit_dim():
+    from cellgraph.ops.function import nn_func
+
+    x = Tensor(np.array([1, 2, 3, 4, 5]), ms.float32)   # MindSpore 2.10's docstring values
+    np.testing.assert_allclose(nn_func.softmax_ext(x).asnumpy(),
+                               [0.01165623, 0.03168492, 0.08612854, 0.23412167, 0.6364086],
+                               rtol=1e-6)
+    y = Tensor(np.ones((2, 3)), ms.float32)   # rank 2: dim 1
+    np.testing.assert_allclose(nn_func.log_softmax_ext(y).asnumpy(), np.log(np.full((2, 3), 1 / 3)),
+                               rtol=1e-6)

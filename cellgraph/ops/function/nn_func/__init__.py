@@ -49,4 +49,23 @@ globals().update(_ext_functions(
     "kl_div l1_loss logsigmoid max_pool2d nll_loss pad"))
 globals().update(_ext_functions(
     "cellgraph.mint",
-    "conv2d flatten gather log_softmax softmax"))
+    "conv2d flatten gather"))
+
+
+def softmax_ext(input, dim=None, dtype=None):
+    """mint's softmax; without `dim`, torch's implicit one (0 for ranks 0, 1 and 3, else 1),
+    as MindSpore's softmax_ext picks it."""
+    from cellgraph import mint
+
+    return mint.softmax(input, _implicit_dim(input) if dim is None else dim, dtype=dtype)
+
+
+def log_softmax_ext(input, dim=None, *, dtype=None):
+    """mint's log_softmax, `dim` chosen as in softmax_ext."""
+    from cellgraph import mint
+
+    return mint.log_softmax(input, _implicit_dim(input) if dim is None else dim, dtype=dtype)
+
+
+def _implicit_dim(input) -> int:
+    return 0 if len(input.shape) in (0, 1, 3) else 1
