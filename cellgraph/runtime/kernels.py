@@ -334,8 +334,10 @@ def _reduce_mean(xp, x, axis=(), keep_dims=False):
                          xp.float32)
     if not _is_kind(xp, x.dtype, "integral"):
         return xp.mean(x, axis=_axes(axis), keepdims=keep_dims)
-    total = xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
-    count = max(math.prod(x.shape) // max(math.prod(total.shape), 1), 1)
+    total = xp.asarray(xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype))
+    # the count in the dtype: NumPy 1 promotes a 0-d int32 by a Python int to int64
+    count = xp.asarray(max(math.prod(x.shape) // max(math.prod(total.shape), 1), 1),
+                       dtype=x.dtype)
     if xp.isdtype(x.dtype, "unsigned integer"):
         return total // count
     magnitude = xp.abs(total) // count
