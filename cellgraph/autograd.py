@@ -403,10 +403,3 @@ def _check_bprop_arity(cell, n_inputs: int) -> None:
                             f"forward inputs as well as the 'out' and 'dout'. Expected "
                             f"{n_inputs + 2} params (construct's {n_inputs} inputs, out, "
                             f"dout), got {len(params)}: {where}", user_loc())
-
-
-def stop_gradient(x):
-    """`x` with no gradient flowing back through it; a Python number is returned as it is."""
-    if isinstance(x, (bool, int, float, complex)):
-        return x
-    return F.stop_gradient(x) if abstract_of(x) else x

@@ -21,7 +21,8 @@ from .assign import assign
 
 __all__ = ["SGD", "Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad",
            "ApplyAdagradDA", "ApplyAdagradV2", "ApplyAdamWithAmsgrad", "ApplyAdamWithAmsgradV2",
-           "ApplyAddSign", "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyGradientDescent", "ApplyMomentum", "ApplyPowerSign",
+           "ApplyAddSign", "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyGradientDescent",
+           "ApplyMomentum", "ApplyPowerSign",
            "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp", "ScatterAdd",
            "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdDiv",
            "ScatterNdMax", "ScatterNdMin", "ScatterNdMul", "ScatterNdSub", "ScatterNdUpdate",
@@ -197,7 +198,7 @@ class SGD(_UpdateClass):
 def _float_tensor(op: str, name: str, value) -> None:
     """MindSpore's dtype check of an update's inputs: Tensors of float16 or float32."""
     dtype = getattr(value, "dtype", None)
-    if dtype is None or str(dtype) not in ("Float16", "Float32"):
+    if dtype not in (dt.float16, dt.float32):
         raise DTypeError(f"For '{op}', the input argument[{name}] must be a type of "
                          f"{{Tensor[Float16], Tensor[Float32]}}, but got "
                          f"{dtype if dtype is not None else type(value).__name__}.")

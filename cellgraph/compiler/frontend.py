@@ -178,7 +178,6 @@ def _condition_comment(loc) -> bool | None:
     return None if match is None else match.group(1) == "True"
 
 
-
 def _known_now(value) -> bool:
     """Whether `value` is known when compiling, with no graph value in it: a number, string,
     None, NumPy data, or a list, tuple or dict of such."""
@@ -190,6 +189,7 @@ def _known_now(value) -> bool:
     if isinstance(value, dict):
         return all(_known_now(k) and _known_now(v) for k, v in value.items())
     return False
+
 
 class Interpreter:
     """Runs one function body over compile-time values and tracers."""

@@ -807,8 +807,10 @@ def result_type(*arrays_and_dtypes):
     from cellgraph.primitives import dtype as _dt
 
     def dtype_of(a):
-        if isinstance(a, _dt.DType) or a is None or isinstance(a, numbers.Number):
-            return a if isinstance(a, _dt.DType) else None   # numbers are weak
+        if isinstance(a, _dt.DType):
+            return a
+        if a is None or isinstance(a, numbers.Number):
+            return None   # numbers are weak
         if isinstance(a, (str, type, onp.dtype)):  # 'i2', numpy.float32, numpy.dtype
             return _dt.from_numpy(onp.dtype(a))
         return asarray(a).dtype

@@ -232,7 +232,6 @@ squeeze.def_bprop(lambda x, out, dout, axis=(): (reshape(dout, shape=runtime_sha
 stop_gradient.def_bprop(lambda x, out, dout: (None,))
 
 
-
 @cast.def_bprop
 def _cast_bprop(x, out, dout, dtype):
     # as MindSpore: the gradient goes back in the input's own dtype, integers and booleans

@@ -342,6 +342,8 @@ def _reduce_mean(xp, x, axis=(), keep_dims=False):
         return total // count
     magnitude = xp.abs(total) // count
     return xp.where(total < 0, -magnitude, magnitude)
+
+
 TABLE["reduce_max"] = lambda xp, x, axis=(), keep_dims=False: xp.max(
     x, axis=_axes(axis), keepdims=keep_dims)
 TABLE["reduce_min"] = lambda xp, x, axis=(), keep_dims=False: xp.min(

@@ -10,7 +10,13 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import TensorType
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    DTypeError,
+    RunError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .backend import get_backend
@@ -404,7 +410,6 @@ class Tensor(TensorMethods):
         if not isinstance(blocking, bool):
             raise DTypeError(f"For 'move_to', the type of 'blocking' must be bool, but got "
                              f"{type(blocking).__name__}.")
-
         if to not in ("Ascend", "GPU", "CPU"):
             raise ArgumentValueError(f"The value of 'to' must be one of ['Ascend', 'GPU', "
                                      f"'CPU'], but got {to}")
@@ -427,8 +432,6 @@ class Tensor(TensorMethods):
         self._host_resident("_load")
 
     def _host_resident(self, op: str) -> None:
-        from cellgraph.primitives.errors import UnsupportedError
-
         backend = get_backend()
         if backend.device != "CPU":
             raise UnsupportedError(f"Tensor.{op}: the {backend.name} backend keeps the data on "
@@ -789,8 +792,6 @@ def frombuffer(buffer, dtype, count=-1, offset=0) -> Tensor:
     """A 1-D Tensor of `dtype` over the bytes of `buffer` (an object with the buffer
     interface), `count` items (-1: all) from byte `offset`, as MindSpore's frombuffer: on the
     CPU it shares the buffer's memory, so a later change to a writable buffer shows."""
-    from cellgraph.primitives.errors import RunError
-
     dtype = dt.as_dtype(dtype)
     try:
         length = memoryview(buffer).nbytes
