@@ -368,9 +368,9 @@ def _forward_tangents(graph: Graph, args: list, index: int) -> list:
 def _conform(grad, var: Var, node: Apply):
     """A gradient in its primal's dtype (promotion in the forward pass, e.g. an f32 input times
     an f64 constant, must not leak into the input's gradient); a shape mismatch is a bug in the
-    primitive's bprop rule."""
+    primitive's bprop rule (a size known on one side only is checked at run time)."""
     aval = abstract_of(grad)
-    if aval.shape != var.aval.shape:
+    if not shapes_agree(aval.shape, var.aval.shape):
         raise CompileError(f"the bprop rule of {node.callee.label} returned a gradient of shape "
                            f"{fmt_shape(aval.shape)} for an input of shape "
                            f"{fmt_shape(var.aval.shape)}", node.loc)

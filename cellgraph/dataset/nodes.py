@@ -75,6 +75,26 @@ def _call(op, *values):
         raise _pyfunc_error(error) from error
 
 
+def _check_function_values(values: tuple) -> None:
+    """MindSpore's check of the values a map's Python function returned, as it makes them
+    tensors: None, values NumPy cannot make one array of, and objects of no data type (a
+    generator) are the function's errors."""
+    for value in values:
+        if value is None:
+            raise user_code_failure("map operation: [PyFunc] failed. Got None from Python "
+                                    "object.")
+        if isinstance(value, (dict, str, bytes, numbers.Number)):
+            continue
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError) as error:
+            raise _pyfunc_error(error) from error
+        if array.dtype == object:
+            raise user_code_failure(f"map operation: [PyFunc] failed. Failed to create tensor "
+                                    f"from numpy array, data type is unknown (the function "
+                                    f"returned {type(value).__name__}).")
+
+
 def _takes(op, count: int) -> bool:
     """Whether the transform's __call__ takes `count` inputs."""
     try:
@@ -191,6 +211,10 @@ class MapDataset(Dataset):
             self._names_order is None and len(self._names) == len(names)
         self._one_to_one = self.input_index[0] if one_to_one else None
         self._handling_key = object()  # what the iterator keeps the error handling under
+        # a Python function's values become the row's tensors when the map's operations end in
+        # one (the functions in a row are composed, passing Python values to each other)
+        self._ends_in_function = bool(self.operations) and \
+            not isinstance(self.operations[-1], TensorOperation)
 
     @property
     def column_names(self):
@@ -206,10 +230,14 @@ class MapDataset(Dataset):
             value = row[self._one_to_one]
             for op in self.operations:  # a transform's several outputs go on as several inputs
                 value = _call(op, *value) if type(value) is tuple else _call(op, value)
+            if self._ends_in_function:
+                _check_function_values(_as_tuple(value))
             return value
         values = tuple(row[i] for i in self.input_index)
         for op in self.operations:
             values = _as_tuple(_call(op, *values))
+        if self._ends_in_function:
+            _check_function_values(values)
         return values
 
     def _arrange(self, row: tuple, values) -> tuple:

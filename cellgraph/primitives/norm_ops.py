@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .array_ops import broadcast_to, reduce_mean, reduce_sum, reshape
+from . import dtype as dt
+from .array_ops import broadcast_to, cast, gather, ones_like, reduce_mean, reduce_sum, reshape
 from .batching import (
     loop_rule,
     to_front,
@@ -24,6 +25,7 @@ from .core import (
     bprop_by_decomposition,
     fmt_shape,
     normalize_axis,
+    shapes_agree,
 )
 from .errors import DTypeError, ShapeError
 from .math_ops import add, add_terms, div, mul, neg, rsqrt, sub, sum_to
@@ -69,7 +71,7 @@ def _batch_norm_type(x, scale, bias, mean, variance, is_training, epsilon):
 def _layer_norm_grad_type(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
                           epsilon):
     _, stats, _ = _layer_norm_type(x, gamma, gamma, begin_norm_axis, begin_params_axis, epsilon)
-    if dy.shape != x.shape or dy.dtype != x.dtype:
+    if not shapes_agree(dy.shape, x.shape) or dy.dtype != x.dtype:
         raise ShapeError(f"expected dy of x's type {x}, got {dy}")
     for name, s in (("mean", mean), ("var", var)):
         if s.shape != stats.shape:
@@ -80,7 +82,7 @@ def _layer_norm_grad_type(x, dy, gamma, mean, var, begin_norm_axis, begin_params
 
 def _batch_norm_grad_type(x, dy, scale, mean, variance, epsilon):
     _batch_norm_type(x, scale, scale, mean, variance, True, epsilon)
-    if dy.shape != x.shape or dy.dtype != x.dtype:
+    if not shapes_agree(dy.shape, x.shape) or dy.dtype != x.dtype:
         raise ShapeError(f"expected dy of x's type {x}, got {dy}")
     stats = TensorType((x.shape[1],), x.dtype)
     return x.strong(), stats, stats
@@ -108,16 +110,32 @@ def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar, dx=None):
     `dxhat` is the gradient reaching xhat, `dmean`/`dvar` those reaching the statistics as
     outputs (all broadcastable to x, None for zero); `dx` a part already computed.
     """
-    count = int(np.prod([abstract_of(x).shape[a] for a in axes]))
+    count = _count(x, axes)
     if dxhat is not None:
         mean_dxhat = reduce_mean(dxhat, axis=axes, keep_dims=True)
         mean_dxhat_xhat = reduce_mean(mul(dxhat, xhat), axis=axes, keep_dims=True)
         dx = add_terms(dx, mul(rstd, sub(sub(dxhat, mean_dxhat), mul(xhat, mean_dxhat_xhat))))
     if dmean is not None:
-        dx = add_terms(dx, broadcast_to(div(dmean, count), shape=abstract_of(x).shape))
+        share = div(dmean, count)
+        shape = abstract_of(x).shape
+        dx = add_terms(dx, broadcast_to(share, shape=shape) if None not in shape
+                       else mul(ones_like(x), share))
     if dvar is not None:
-        dx = add_terms(dx, mul(xmu, mul(dvar, 2.0 / count)))
+        dx = add_terms(dx, mul(xmu, mul(dvar, div(2.0, count))))
     return dx
+
+
+def _count(x, axes):
+    """The number of values over `axes` of `x`: a float, or a 0-d float32 Tensor read from the
+    run-time shape where a size is unknown when the graph is built."""
+    shape = abstract_of(x).shape
+    if all(shape[a] is not None for a in axes):
+        return float(np.prod([shape[a] for a in axes]))
+    from .dynamic_ops import shape_of
+    from .special_ops import reduce_prod
+
+    dims = cast(shape_of(x), dtype=dt.float32)
+    return reduce_prod(gather(dims, np.asarray(axes, np.int64), axis=0), axis=(0,))
 
 
 @layer_norm.def_bprop

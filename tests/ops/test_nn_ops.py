@@ -372,6 +372,54 @@ def test_batch_norm_inference():
     check_grads(lambda *a: op(*a)[:3], (x, scale, bias, mean, var), order=2)
 
 
+def test_batch_norm_channels_last_is_the_channels_first_of_the_moved_input():
+    x, scale, bias, mean, var = _batch_norm_args()
+    for training in (False, True):
+        first = ops.BatchNorm(training, 1e-5, 0.1, "NCHW")(
+            *(Tensor(a) for a in (x, scale, bias, mean, var)))
+        last = ops.BatchNorm(training, 1e-5, 0.1, "NHWC")(
+            *(Tensor(a) for a in (x.transpose(0, 2, 3, 1), scale, bias, mean, var)))
+        np.testing.assert_allclose(last[0].asnumpy(), first[0].asnumpy().transpose(0, 2, 3, 1),
+                                   rtol=1e-12)
+        for a, b in zip(last[1:], first[1:]):
+            np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-12)
+    with pytest.raises(ValueError, match="data_format"):
+        ops.BatchNorm(True, data_format="NCDHW")(*(Tensor(a) for a in (x, scale, bias, mean, var)))
+
+
+def test_batch_norm_with_a_batch_size_known_at_run_time():
+    """The running variance's count and the statistics' gradients read the batch size when the
+    graph runs (MindSpore 2.10's dynamic-shape BatchNorm test: a Unique-gathered batch)."""
+    rng = np.random.default_rng(5)
+    x, sens = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    scale, bias, mean = rng.standard_normal((3, 3)).astype(np.float32)
+    var = np.abs(rng.standard_normal(3)).astype(np.float32) + 0.5
+    stats = [Tensor(a) for a in (scale, bias, mean, var)]
+
+    class Net(cellgraph.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.bn = ops.BatchNorm(True, 1e-5, 0.1)
+
+        def construct(self, x, scale, bias, mean, var):
+            return self.bn(x, scale, bias, mean, var)
+
+    def run(dynamic):
+        net, grad_net = Net(), ops.GradOperation(get_all=True, sens_param=True)
+        grad = cellgraph.jit(lambda *a: grad_net(net)(*a))
+        if dynamic:
+            net.set_inputs(Tensor(shape=[None, 3], dtype=cellgraph.float32), *stats)
+        out = net(Tensor(x), *stats)
+        sens_all = (Tensor(sens),) + tuple(ops.ones_like(o) for o in out[1:])
+        return out, grad(Tensor(x), *stats, sens_all)
+
+    (out_dyn, grads_dyn), (out_static, grads_static) = run(True), run(False)
+    for a, b in zip(out_dyn + grads_dyn, out_static + grads_static):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out_dyn[4].asnumpy(),  # the unbiased batch variance, n = 5
+                               0.9 * var + 0.1 * x.var(0, ddof=1), rtol=1e-5)
+
+
 def test_dropout():
     x = normal(4, 5)
     mask = (_rng.random((4, 5)) < 0.6).astype(np.float64)

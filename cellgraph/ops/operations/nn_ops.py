@@ -113,6 +113,7 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import conv_ops as C
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import dynamic_ops as D
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
@@ -1029,24 +1030,40 @@ class BatchNorm(PrimitiveClass):
 
     def __call__(self, input_x, scale, bias, mean, variance):
         x = input_x  # MindSpore's name for the operand (it may be passed by keyword)
-        _nchw_only("BatchNorm", self.data_format)
+        if self.data_format not in ("NCHW", "NHWC"):
+            raise ArgumentValueError(f"BatchNorm: `data_format` must be 'NCHW' or 'NHWC', got "
+                                     f"{self.data_format!r}")
         if not 0 <= self.momentum <= 1:
             raise ArgumentValueError(f"BatchNorm: `momentum` must be in [0, 1], got "
                                      f"{self.momentum}")
+        rank = len(abstract_of(x).shape)
+        channels_last = self.data_format == "NHWC" and rank > 2
+        if channels_last:  # the channels moved to axis 1 and back: (N, ..., C) -> (N, C, ...)
+            x = F.transpose(x, (0, rank - 1) + tuple(range(1, rank - 1)))
         y, batch_mean, batch_var = N.batch_norm(x, scale, bias, mean, variance,
                                                 is_training=bool(self.is_training),
                                                 epsilon=float(self.epsilon))
+        if channels_last:
+            y = F.transpose(y, (0,) + tuple(range(2, rank)) + (1,))
         if not self.is_training:
             return y, batch_mean, batch_var, mean, variance
-        shape = abstract_of(x).shape
-        count = shape[0]
-        for d in shape[2:]:
-            count *= d
-        unbiased = M.mul(A.stop_gradient(batch_var), count / max(count - 1, 1))
+        unbiased = M.mul(A.stop_gradient(batch_var), _unbiased_scale(x))
         keep = 1.0 - self.momentum
         new_mean = M.add(M.mul(mean, keep), M.mul(A.stop_gradient(batch_mean), self.momentum))
         new_var = M.add(M.mul(variance, keep), M.mul(unbiased, self.momentum))
         return y, batch_mean, batch_var, new_mean, new_var
+
+
+def _unbiased_scale(x):
+    """count / (count - 1) for the values per channel of NCHW `x` (1 for a single value); read
+    from the run-time shape where the graph's shape has unknown dimensions."""
+    shape = abstract_of(x).shape
+    if None not in shape:
+        count = _np.prod([shape[0], *shape[2:]], dtype=_np.int64)
+        return float(count) / max(float(count) - 1.0, 1.0)
+    dims = F.cast(D.shape_of(x), dt.float32)
+    count = M.div(NF.reduce_prod(dims), dims[1])
+    return M.div(count, M.maximum(M.sub(count, 1.0), 1.0))
 
 
 class BinaryCrossEntropy(PrimitiveClass):

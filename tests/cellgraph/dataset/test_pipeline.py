@@ -197,6 +197,30 @@ def test_errors_in_the_pipeline_reach_the_loop():
     assert isinstance(info.value.__cause__, KeyError)
 
 
+def test_a_map_function_must_return_values_that_make_tensors():
+    """As MindSpore 2.10 checks them: None, ragged lists and objects of no data type (a
+    generator) are the function's errors; lists, strings, numbers and dicts are values, and
+    functions composed in one map pass each other anything."""
+    def rows(fn, *more):
+        data = ds.NumpySlicesDataset([1, 2], ["a"], shuffle=False)
+        return [r[0] for r in data.map([fn, *more], input_columns="a")
+                .create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+    def numbers(_):
+        yield np.array([1], np.int32)
+
+    for fn, words in ((lambda a: None, "Got None from Python object"),
+                      (numbers, "Failed to create tensor from numpy array, data type is unknown"),
+                      (lambda a: [np.ones(2), np.ones(3)], "Error description:\nValueError: ")):
+        with pytest.raises(RuntimeError) as info:
+            rows(fn)
+        assert str(info.value).startswith("Exception thrown from user defined Python function")
+        assert f"map operation: [PyFunc] failed. {words}" in str(info.value)
+    np.testing.assert_array_equal(rows(lambda a: [a, 2])[1], [2, 2])
+    assert rows(lambda a: "ab")[0] == "ab" and rows(lambda a: 3.5)[0] == 3.5
+    assert rows(numbers, lambda g: next(g) + 1)[0].tolist() == [2]
+
+
 def test_a_map_error_names_the_data_file_of_its_row(tmp_path):
     path = tmp_path / "lines.txt"
     path.write_text("one\ntwo\n")
