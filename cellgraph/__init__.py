@@ -9,7 +9,7 @@ grows, and importing the op core (cellgraph.primitives, .compiler, .runtime) nev
 API layer.
 """
 from cellgraph._lazy import lazy_names as _lazy_names
-from cellgraph.primitives import dtype
+from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives.dtype import (
     TensorType,
     bfloat16,
@@ -44,7 +44,7 @@ from cellgraph.primitives.dtype import (
 )
 from cellgraph.primitives.errors import CellgraphError, CompileError  # noqa: F401
 
-Type = dtype.DType
+Type = _dtype.DType
 
 # name -> (module, attribute in it; None for the module itself)
 _LAZY = {
@@ -63,6 +63,7 @@ _LAZY = {
     "mutable": ("cellgraph.common.mutable", "mutable"),
     "recompute": ("cellgraph.common.recompute", "recompute"),
     "Symbol": ("cellgraph.common.symbol", "Symbol"),
+    "dtype": ("cellgraph.common.dtype", None),  # mstype, MindSpore's `common.dtype` module
     **{name: ("cellgraph.common.dtype", name) for name in (
         "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "pytype_to_dtype")},
     **{name: ("cellgraph.common.seed", name) for name in (

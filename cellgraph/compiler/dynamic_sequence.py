@@ -260,6 +260,16 @@ class RuntimeSequence:
         return cls(kind, elements[0], set_dims_p(known, shape=(None, *elements[0].shape)),
                    known if isinstance(known, Tracer) else None, tuple(values))
 
+    @classmethod
+    def of_tensor(cls, kind: type, tensor) -> RuntimeSequence:
+        """A dynamic-length sequence of the numbers of a 1-d graph value (MindSpore's
+        `TensorToTuple`), held as MindSpore's scalar dtypes: int64, float32 or bool."""
+        dtype = tensor.aval.dtype
+        py = bool if dtype.is_bool else int if dtype.is_int else float
+        scalar = _SCALAR_TYPES[py]
+        return cls(kind, Element("scalar", scalar, (), py),
+                   tensor if dtype == scalar else F.cast(tensor, scalar))
+
     # -- what the sequence is
     def __repr__(self) -> str:
         return f"<dynamic length {self.kind.__name__} of {self.element}>"

@@ -150,8 +150,9 @@ from . import tensor_overloads
 
 tensor_overloads.install(_TensorMethods)
 
-# loaded on first use: the summary operations (they load train), Morph, `ops.auto_generate`
-# and `ops.communication`
+# loaded on first use: the summary operations (they load train), Morph, `ops.auto_generate`,
+# `ops.communication` and the one sequence primitive MindSpore's ops holds
 __getattr__, __dir__ = _lazy_names(globals(), {
     **operations.LAZY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None),
-    "communication": ("cellgraph.ops.communication", None)})
+    "communication": ("cellgraph.ops.communication", None),
+    "TensorToTuple": ("cellgraph.ops.operations._sequence_ops", "TensorToTuple")})

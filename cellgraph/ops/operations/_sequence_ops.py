@@ -21,7 +21,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 __all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd", "SequenceAddN",
            "SequenceConcat", "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin",
-           "SequenceMul", "SequenceSlice", "SequenceStack", "SequenceUnstack", "SequenceZerosLike", "TupleToTensor", "list_equal",
+           "SequenceMul", "SequenceSlice", "SequenceStack", "SequenceUnstack", "SequenceZerosLike",
+           "TensorToList", "TensorToScalar", "TensorToTuple", "TupleToTensor", "list_equal",
            "list_greater_equal", "list_greater_than", "list_le", "list_lt", "make_range",
            "sequence_len", "shape_mul", "tuple_equal", "tuple_greater_equal", "tuple_greater_than",
            "tuple_le", "tuple_lt"]
@@ -188,6 +189,60 @@ class ListToTensor(_SequenceOp):
         if isinstance(input_list, RuntimeSequence):
             return input_list.to_tensor(dtype)
         return Tensor(input_list, dtype)
+
+
+def _tensor_values(op: str, input_tensor, rank_one: bool):
+    """The Tensor's values as Python numbers: a tuple of them for a 1-d Tensor, one for a 0-d
+    Tensor. Values computed in a graph are variable scalars (a dynamic-length tuple where the
+    length is known only at run time)."""
+    from cellgraph.compiler.builder import Tracer
+    from cellgraph.compiler.dynamic_sequence import variable_scalar
+    from cellgraph.ops.function.array_func.attributes import is_tensor
+
+    if not is_tensor(input_tensor):
+        raise DTypeError(f"For '{op}', the input must be a Tensor, but got "
+                         f"{type(input_tensor).__name__}.")
+    shape = abstract_of(input_tensor).shape
+    if len(shape) != (1 if rank_one else 0):
+        raise ArgumentValueError(f"For '{op}', the input must be a "
+                                 f"{'1-D' if rank_one else '0-D'} Tensor, but got a Tensor of "
+                                 f"shape {list(shape)}.")
+    # a Tensor passed to the graph is read as `int(x)` reads it: the graph is specialised on
+    # its value (a size); one computed in the graph gives values known when it runs
+    known = input_tensor.builder.input_value(input_tensor) if isinstance(
+        input_tensor, Tracer) else input_tensor.asnumpy()
+    if known is not None:
+        values = known.tolist()
+        return tuple(values) if rank_one else values
+    if not rank_one:
+        return variable_scalar(input_tensor)
+    if shape[0] is None:
+        return RuntimeSequence.of_tensor(tuple, input_tensor)
+    return tuple(variable_scalar(input_tensor[i]) for i in range(shape[0]))
+
+
+class TensorToTuple(_SequenceOp):
+    """The values of a 1-D Tensor as a tuple of numbers."""
+
+    def __call__(self, input_tensor):
+        return _tensor_values("TensorToTuple", input_tensor, True)
+
+
+class TensorToList(_SequenceOp):
+    """The values of a 1-D Tensor as a list of numbers."""
+
+    def __call__(self, input_tensor):
+        values = _tensor_values("TensorToList", input_tensor, True)
+        if isinstance(values, RuntimeSequence):
+            return RuntimeSequence(list, values.element, values.data)
+        return list(values)
+
+
+class TensorToScalar(_SequenceOp):
+    """The value of a 0-D Tensor as a number."""
+
+    def __call__(self, input_tensor):
+        return _tensor_values("TensorToScalar", input_tensor, False)
 
 
 class ListAppend(_SequenceOp):

@@ -54,3 +54,66 @@ def test_in_a_compiled_construct():
     np.testing.assert_array_equal(total.asnumpy(), [2.0, 2.0])
     assert shape == (2, 2) and zeros == (0, 0.0)
     assert as_tensor.dtype == ms.float32 and as_tensor.asnumpy().tolist() == [2.0]
+
+
+def test_tuple_to_list_and_back_on_constant_and_dynamic_length_sequences():
+    from cellgraph.ops._utils.arg_dtype_cast import ListToTuple, TupleToList
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return ListToTuple()(x), TupleToList()(y)
+
+    t = ms.Tensor([1.5])
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        a, b = Net()([1, (2, 3), t], (4, [5], t))
+        assert type(a) is tuple and type(b) is list
+        assert a[:2] == (1, (2, 3)) and b[:2] == [4, [5]] and a[2] is not None
+        a, b = Net()(ms.mutable([1, 2, 3], True), ms.mutable((4, 5), True))
+        assert (a, b) == ((1, 2, 3), [4, 5])
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(TypeError, match="For 'ListToTuple', the input must be a list, but got "
+                                        "tuple"):
+        ListToTuple()((1, 2))
+    with pytest.raises(TypeError, match="For 'TupleToList'"):
+        TupleToList()([1, 2])
+
+
+def test_tensor_to_tuple_list_and_scalar():
+    from cellgraph import ops
+
+    t = ms.Tensor([3, 4], ms.int32)
+    assert ops.TensorToTuple()(t) == (3, 4)
+    assert seq.TensorToList()(t) == [3, 4] and seq.TensorToScalar()(ms.Tensor(2.5)) == 2.5
+    with pytest.raises(ValueError, match="1-D"):
+        ops.TensorToTuple()(ms.Tensor([[1]]))
+    with pytest.raises(TypeError, match="must be a Tensor"):
+        ops.TensorToTuple()((1, 2))
+
+    class Sized(nn.Cell):  # a size passed as a Tensor: the graph specialises on its value
+        def construct(self, size, x):
+            return ops.zeros(ops.TensorToTuple()(size)), ops.TensorToTuple()(x * 2)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        zeros, doubled = Sized()(ms.Tensor([2, 3]), ms.Tensor([1.5, 2.0]))
+        assert zeros.shape == (2, 3) and doubled == (3.0, 4.0)
+        assert Sized()(ms.Tensor([4]), ms.Tensor([1.0]))[0].shape == (4,)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_new_ones_and_new_zeros_take_the_input_s_dtype():
+    from cellgraph.ops.function.array_func import new_ones, new_zeros
+
+    x = ms.Tensor([1, 2, 3, 4], ms.int32)
+    out = new_ones(x, (2, 3))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [[1, 1, 1]] * 2
+    assert new_zeros(x, 2, dtype=ms.float16).dtype == ms.float16
+    assert new_ones(x, 0).shape == (0,)
+    with pytest.raises(TypeError, match="'size' must be an int or a tuple or list of ints"):
+        new_ones(x, 1.5)
+    with pytest.raises(ValueError, match="negative"):
+        new_zeros(x, (2, -1))
+    with pytest.raises(TypeError, match="'input' must be a Tensor"):
+        new_ones([1], 2)

@@ -1,11 +1,12 @@
 """The `_ext` functions of MindSpore's `ops.function.array_func`: the array operations with
 mint's parameters (`gather_ext(input, dim, index)` is `mint.gather`), which MindSpore's own code
-and tests import from here. They are this module's names only, not `ops`'s (as in MindSpore)."""
+and tests import from here, with `new_ones` and `new_zeros`, which MindSpore keeps here too.
+They are this module's names only, not `ops`'s (as in MindSpore)."""
 from __future__ import annotations
 
 __all__ = ["arange_ext", "chunk_ext", "full_ext", "full_like_ext", "gather_ext", "index_fill_ext",
-           "max_ext", "meshgrid_ext", "min_ext", "one_hot_ext", "ones_like_ext",
-           "repeat_interleave_ext", "scatter_add_ext", "sort_ext", "split_ext",
+           "max_ext", "meshgrid_ext", "min_ext", "new_ones", "new_zeros", "one_hot_ext",
+           "ones_like_ext", "repeat_interleave_ext", "scatter_add_ext", "sort_ext", "split_ext",
            "tensor_scatter_elements_ext", "tril_ext", "unbind_ext", "unique_ext",
            "zeros_like_ext"]
 
@@ -102,3 +103,34 @@ def unique_ext(input, sorted=True, return_inverse=False, return_counts=False, di
 
 def zeros_like_ext(input, *, dtype=None):
     return _mint().zeros_like(input, dtype=dtype)
+
+
+def new_ones(input, size, *, dtype=None):
+    """A Tensor of shape `size` (an int or a sequence of ints) filled with ones, in `input`'s
+    dtype unless `dtype` is given."""
+    return _new_filled("new_ones", input, size, dtype, 1)
+
+
+def new_zeros(input, size, *, dtype=None):
+    """`new_ones` filled with zeros."""
+    return _new_filled("new_zeros", input, size, dtype, 0)
+
+
+def _new_filled(op: str, input, size, dtype, value):
+    from cellgraph.compiler.dynamic_sequence import is_runtime_scalar
+    from cellgraph.ops.function.array_func.attributes import is_tensor
+    from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+
+    if not is_tensor(input):
+        raise DTypeError(f"For '{op}', 'input' must be a Tensor, but got "
+                         f"{type(input).__name__}.")
+    shape = (size,) if isinstance(size, int) and not isinstance(size, bool) else size
+    if not isinstance(shape, (tuple, list)) or not all(
+            is_runtime_scalar(d) or isinstance(d, int) and not isinstance(d, bool)
+            for d in shape):
+        raise DTypeError(f"For '{op}', 'size' must be an int or a tuple or list of ints, but "
+                         f"got {size!r}.")
+    if any(isinstance(d, int) and d < 0 for d in shape):
+        raise ArgumentValueError(f"For '{op}', 'size' must not hold negative values, but got "
+                                 f"{size!r}.")
+    return _ops().full(tuple(shape), value, dtype=dtype or input.dtype)
