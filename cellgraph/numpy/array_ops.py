@@ -9,6 +9,7 @@ import numpy as onp
 
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.shape import repeat_along
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape, normalize_axis, value_input
 from cellgraph.primitives.dynamic_ops import unique_p
@@ -256,7 +257,7 @@ def repeat(a, repeats, axis=None):
         return F.gather(a, asarray(index), axis)
     if not isinstance(repeats, numbers.Integral):
         raise TypeError(f"repeat: `repeats` must be an int, got {repeats!r}")
-    return P.repeat_elements(a, int(repeats), axis)
+    return repeat_along(a, int(repeats), axis)
 
 
 def unravel_index(indices, shape, order="C"):

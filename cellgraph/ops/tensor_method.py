@@ -25,7 +25,7 @@ from .function.array_func.shape import (
     chunk,
     expand,
     flip,
-    repeat_elements,
+    repeat_along,
     repeat_interleave,
     roll,
     swapaxes,
@@ -234,8 +234,8 @@ class TensorExtras:
     def repeat(self, repeats, axis=None):
         """NumPy's repeat: each element `repeats` times along `axis` (flattened for None)."""
         if axis is None:
-            return repeat_elements(F.reshape(self, (-1,)), repeats, 0)
-        return repeat_elements(self, repeats, axis)
+            return repeat_along(F.reshape(self, (-1,)), repeats, 0)
+        return repeat_along(self, repeats, axis)
 
     def tril(self, diagonal=0):
         return self * _triangle_mask(self, diagonal, lower=True)

@@ -2,6 +2,7 @@
 finite differences at orders 1 and 2 (they have no rules of their own, so this checks that the
 composition is differentiable everywhere it should be)."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -276,3 +277,21 @@ def test_arg_with_value_indices_are_int64():
     index, value = ops.ArgMinWithValue(1, True)(x)
     assert index.dtype == ms.int64 and index.asnumpy().tolist() == [[0], [1]]
     assert value.asnumpy().tolist() == [[1.0], [2.0]]
+
+
+def test_repeat_elements_checks_its_arguments_as_mindspore():
+    """MindSpore 2.10's errors; Tensor.repeat (NumPy's repeat) takes 0 and bools."""
+    x = Tensor(np.arange(6).reshape(2, 3), ms.int32)
+    for rep, axis, error, words in ((0, 0, ValueError, "'rep' must be in range of (0, "),
+                                    (1.5, 0, TypeError, "'rep' must be 'int'"),
+                                    (True, 0, TypeError, "'rep' must be 'int'"),
+                                    (2, 1.0, TypeError, "the type of 'axis' must be 'int'"),
+                                    (2, 2, ValueError, "'axis' must be in range of [-2, 2)")):
+        with pytest.raises(error, match=re.escape(words)):
+            ops.repeat_elements(x, rep, axis)
+    with pytest.raises(ValueError, match="rank of x should be less than or equal to 7"):
+        ops.repeat_elements(Tensor(np.zeros((1,) * 8, np.float32)), 1, 0)
+    with pytest.raises(TypeError, match="Tensor of numbers"):
+        ops.repeat_elements(Tensor([True]), 2)
+    assert x.repeat(0, 0).shape == (0, 3)
+    assert Tensor([True, False]).repeat(2).asnumpy().tolist() == [True, True, False, False]

@@ -139,7 +139,33 @@ def unbind(input, dim=0):
 
 
 def repeat_elements(x, rep, axis=0):
-    """Each element repeated `rep` times along `axis`."""
+    """Each element repeated `rep` times along `axis`, with MindSpore's checks: a number
+    Tensor of rank at most 7, a positive int `rep`, an int `axis` in [-rank, rank)."""
+    op = "repeat_elements"
+    if abstract_of(x).dtype.is_bool:
+        raise DTypeError(f"For '{op}', the 'input x' must be a Tensor of numbers, but got "
+                         f"Bool.")
+    if not isinstance(rep, numbers.Integral) or isinstance(rep, bool):
+        raise DTypeError(f"For '{op}', the 'rep' must be 'int', but got "
+                         f"'{type(rep).__name__}'.")
+    if not 0 < rep <= 2147483647:
+        raise ArgumentValueError(f"For '{op}', the 'rep' must be in range of (0, 2147483647], "
+                                 f"but got {rep} with type 'int'.")
+    if not isinstance(axis, numbers.Integral) or isinstance(axis, bool):
+        raise DTypeError(f"For '{op}', the type of 'axis' must be 'int', but got "
+                         f"'{type(axis).__name__}'.")
+    rank = _ndim(x)
+    if rank > 7:
+        raise ArgumentValueError(f"For {op}, the rank of x should be less than or equal to 7, "
+                                 f"but got {rank}.")
+    if not -rank <= axis < rank:
+        raise ArgumentValueError(f"For '{op}', the 'axis' must be in range of [{-rank}, "
+                                 f"{rank}), but got {axis} with type 'int'.")
+    return repeat_along(x, rep, axis)
+
+
+def repeat_along(x, rep: int, axis: int):
+    """Each element `rep` (>= 0) times along `axis`: NumPy's `repeat` with one count."""
     axis = normalize_axis(axis, _ndim(x))
     index = np.repeat(np.arange(_shape(x)[axis]), rep)
     return gather(x, _const(index, dt.int64), axis)
