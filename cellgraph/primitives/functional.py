@@ -242,7 +242,16 @@ def stack(tensors, axis=0):
 def fill(type, shape, value):
     """`shape` filled with `value`; a 0-d Tensor or a scalar known only when the graph runs
     (a `mutable` number) is broadcast."""
+    return _fill(type, shape, value, "Fill")
+
+
+def _fill(type, shape, value, op: str):
     if hasattr(shape, "aval"):  # a Tensor of sizes: a value input
+        aval = shape.aval
+        if aval.ndim > 1 or not (aval.dtype.is_int or aval.dtype.is_bool):
+            raise DTypeError(f"For {op}, the 0'th input is a Tensor whose shape is "
+                             f"{list(aval.shape)} and dtype is [{aval.dtype}], which can not be "
+                             f"converted to tuple of int.")
         known = static_values(shape)
         if known is None and isinstance(value, (bool, int, float)):
             # computed in the graph: the sizes are read when it runs
@@ -262,15 +271,15 @@ def full(size, fill_value, *, dtype=None):
                          f"{type(size)}.")
     if dtype is not None and not isinstance(dtype, dt.DType):
         raise DTypeError(f"For 'ops.full', 'dtype' must be mindspore.type, but got {dtype}.")
-    return fill(dt.int64 if dtype is None else dtype, size, fill_value)
+    return _fill(dt.int64 if dtype is None else dtype, size, fill_value, "FillV2")
 
 
 def zeros(size, dtype=None):
-    return fill(dtype or dt.float32, size, 0)
+    return _fill(dtype or dt.float32, size, 0, "Zeros")
 
 
 def ones(shape, dtype=None):
-    return fill(dtype or dt.float32, shape, 1)
+    return _fill(dtype or dt.float32, shape, 1, "Ones")
 
 
 where = M.select

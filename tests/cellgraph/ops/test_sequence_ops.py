@@ -117,3 +117,21 @@ def test_new_ones_and_new_zeros_take_the_input_s_dtype():
         new_zeros(x, (2, -1))
     with pytest.raises(TypeError, match="'input' must be a Tensor"):
         new_ones([1], 2)
+
+
+def test_a_size_given_as_a_tensor_is_a_1d_or_0d_integer_tensor():
+    """MindSpore 2.10's TypeError for a Tensor of sizes it cannot read as a tuple of ints."""
+    from cellgraph import ops
+
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            assert ops.zeros(ms.Tensor([2, 3]), ms.int32).shape == (2, 3)
+            assert ops.ones(ms.Tensor(4)).shape == (4,)
+            for size in (ms.Tensor([[2, 3], [4, 5]]), ms.Tensor(2.5)):
+                with pytest.raises(TypeError, match=r"For Zeros, the 0'th input is a Tensor "
+                                                    r"whose shape is \[.*\] and dtype is"):
+                    ms.jit(lambda s: ops.zeros(s))(size) if mode == ms.GRAPH_MODE \
+                        else ops.zeros(size)
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
