@@ -69,8 +69,8 @@ from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
     DTypeError,
+    RunError,
     ShapeError,
-    UnsupportedError,
 )
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.runtime.select_order import nth_element_order
@@ -425,8 +425,8 @@ class NMSWithMask(PrimitiveClass):
 class NPUAllocFloatStatus(PrimitiveClass):
     """Ascend's float status register (eight float32 flags that overflow sets): allocated,
     read and cleared by these three primitives. They exist on Ascend only; as MindSpore on
-    CPU, the call checks its inputs (MindSpore's errors) and then fails with a RuntimeError
-    (an UnsupportedError): there is no register to read. Overflow checks on any device:
+    CPU, the call checks its inputs (MindSpore's errors) and then fails with its RuntimeError:
+    there is no register to read. Overflow checks on any device:
     amp.all_finite or ops.isfinite."""
 
     def __call__(self, *args):
@@ -469,9 +469,9 @@ def _check_status_input(name, args) -> None:
 
 
 def _no_status_register(name) -> None:
-    raise UnsupportedError(f"{name}: Ascend's float status register exists on Ascend only "
-                           f"(MindSpore on CPU has no kernel for it either); check for overflow "
-                           f"with amp.all_finite or ops.isfinite")
+    raise RunError(f"Unsupported op [{name}] on CPU: Ascend's float status register exists on "
+                   f"Ascend only (MindSpore on CPU has no kernel for it either); check for "
+                   f"overflow with amp.all_finite or ops.isfinite")
 
 
 _MEDIAN_TYPES = (dt.float32, dt.float64, dt.int16, dt.int32, dt.int64)

@@ -126,7 +126,6 @@ from cellgraph.primitives.errors import (
     DTypeError,
     RunError,
     ShapeError,
-    UnsupportedError,
 )
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.floor_division import floor_mod
@@ -1128,7 +1127,7 @@ class DepthwiseConv2dNative(PrimitiveClass):
     """MindSpore's deprecated Ascend depthwise convolution (nn.Conv2d with group = channels is
     its replacement). As MindSpore on CPU, a call checks the arguments and the inputs (its
     errors: dtypes first, then the shapes: x and w of rank 4, w (1, C, *kernel_size)) and then
-    fails with a RuntimeError (an UnsupportedError): neither has a CPU kernel for it."""
+    fails with its RuntimeError: neither has a CPU kernel for it."""
 
     def __init__(self, channel_multiplier, kernel_size, mode=3, pad_mode="valid", pad=0,
                  stride=1, dilation=1, group=1):
@@ -1193,8 +1192,8 @@ class DepthwiseConv2dNative(PrimitiveClass):
         if w.shape[0] != 1:
             raise ShapeError(f"For '{name}', the batch of 'weight' must be 1, but got "
                              f"{w.shape[0]}")
-        raise UnsupportedError(f"{name}: an Ascend-only kernel (MindSpore on CPU has none "
-                               f"either); use nn.Conv2d with group equal to the channels")
+        raise RunError(f"Unsupported op [{name}] on CPU: an Ascend-only kernel (MindSpore on "
+                       f"CPU has none either); use nn.Conv2d with group equal to the channels")
 
 
 class DeformableOffsets(PrimitiveClass):
