@@ -93,7 +93,11 @@ class Adam(_UpdateClass):
     def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
                  gradient):
         _parameters("Adam", var=var, m=m, v=v)
-        m_new, v_new = self.moments(m, v, beta1, beta2, gradient)
+        # as MindSpore's CPU kernel: m += (g - m)(1 - beta1), v += (g^2 - v)(1 - beta2), which
+        # rounds differently from beta v + (1 - beta) g^2 (a v that an optimizer lowered to
+        # -(1 - beta2) g^2 / beta2 comes back to 0 here, not to -1e-31 and a NaN step)
+        m_new = assign(m, F.add(m, F.mul(F.sub(gradient, m), F.sub(1.0, beta1))))
+        v_new = assign(v, F.add(v, F.mul(F.sub(F.square(gradient), v), F.sub(1.0, beta2))))
         lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, beta2_power))), F.sub(1.0, beta1_power))
         direction = m_new
         if self.use_nesterov:

@@ -170,3 +170,18 @@ def test_adam_with_amsgrad_v2_as_mindspore():
 def test_update_errors_as_mindspore(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_adam_rounds_its_moments_as_mindspore_s_cpu_kernel():
+    """m += (g - m)(1 - beta1), v += (g^2 - v)(1 - beta2) in float32, bit for bit (beta v +
+    (1 - beta) g^2 rounds otherwise on a sixth to a third of these)."""
+    rng = np.random.default_rng(7)
+    g, m0, v0 = (rng.standard_normal(64).astype(np.float32) for _ in range(3))
+    v0 = np.abs(v0)
+    var, m, v = (Parameter(Tensor(a.copy()), name=n) for a, n in
+                 ((np.zeros(64, np.float32), "var"), (m0, "m"), (v0, "v")))
+    ops.Adam()(var, m, v, Tensor(np.float32(0.9)), Tensor(np.float32(0.999)),
+               Tensor(np.float32(0.01)), 0.9, 0.999, 1e-8, Tensor(g))
+    one = np.float32(1)
+    np.testing.assert_array_equal(m.asnumpy(), m0 + (g - m0) * (one - np.float32(0.9)))
+    np.testing.assert_array_equal(v.asnumpy(), v0 + (g * g - v0) * (one - np.float32(0.999)))
