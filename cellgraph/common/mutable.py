@@ -1,10 +1,12 @@
 """`mutable(value)`: mark a Python scalar (or the scalars inside a tuple, list or dict) as a
 graph input that varies between calls, instead of a constant the graph is specialised on.
 
-A mutable scalar becomes a 0-d Tensor (int64 for ints, float32 for floats, bool for bools): the
-compiled graph takes it as an input like any Tensor, so calls with other values reuse it and
-gradients can be taken with respect to it. Tensors pass through unchanged; containers keep
-their structure. With `dynamic_len=True`, a tuple or list whose elements share one shape and
+A mutable number stays a number to Python (an int, float or bool subclass that carries the
+mark, MindSpore's `_Int`, `_Float`, `_Bool`); a compiled graph it is passed to takes it as an
+input (int64 for ints, float32 for floats, bool for bools) that reads as a variable scalar, so
+calls with other values reuse the graph, a number the graph computes from it comes back as a
+Python number, and gradients can be taken with respect to it. Tensors pass through unchanged;
+containers keep their structure. With `dynamic_len=True`, a tuple or list whose elements share one shape and
 dtype is accepted, and each length gets its own specialisation (graphs here are specialised on
 the structure of their inputs). Inside a graph, as in MindSpore, the elements of a dynamic-length
 sequence must be of one type (all ints, all Tensors of one dtype, ...), and it is a sequence
@@ -29,7 +31,7 @@ from cellgraph.compiler.dynamic_sequence import (
     representable,
     variable_scalar,
 )
-from cellgraph.compiler.pytree import MutableDict, MutableList, MutableTuple
+from cellgraph.compiler.pytree import MutableDict, MutableList, MutableTuple, mutable_number
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -149,7 +151,7 @@ def _as_variable(value):
     if isinstance(value, Tracer):
         return value
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
-        return Tensor(value)
+        return mutable_number(value)
     if isinstance(value, (tuple, list)):
         items = [_as_variable(v) for v in value]
         return MutableList(items) if isinstance(value, list) else MutableTuple(items)

@@ -507,7 +507,8 @@ def take_dynamic_arguments(given, traced):
     """The traced arguments of a graph with the dynamic-length sequences among `given` (the
     caller's values, DynamicLengthList/Tuple) made RuntimeSequences, as MindSpore's graphs
     take them: elements given as numbers become variable scalars; a sequence whose Tensors
-    differ in shape stays a sequence of its elements (MindSpore's also takes those)."""
+    differ in shape stays a sequence of its elements (MindSpore's also takes those). Mutable
+    numbers (ScalarArguments) become variable scalars too."""
     if isinstance(given, (DynamicLengthList, DynamicLengthTuple)):
         kind = tuple if isinstance(given, tuple) else list
         items = [variable_scalar(v) if isinstance(o, numbers.Number) and not isinstance(
@@ -515,6 +516,10 @@ def take_dynamic_arguments(given, traced):
         if not one_shape(items):
             return kind(items)
         return RuntimeSequence.of(kind(items))
+    if getattr(type(given), "_scalar_argument", False):  # a mutable number: a variable scalar
+        scalar = variable_scalar(traced)  # whose value an operation that needs it (an axis)
+        scalar.builder.record_derived(scalar, traced, lambda value: value)  # reads as int(x)
+        return scalar
     if isinstance(given, (tuple, list)) and isinstance(traced, (tuple, list)):
         return type(traced)(take_dynamic_arguments(g, t) for g, t in zip(given, traced))
     if is_plain_dict(given) and is_plain_dict(traced):
@@ -523,7 +528,9 @@ def take_dynamic_arguments(given, traced):
 
 
 def has_dynamic_arguments(args) -> bool:
-    if isinstance(args, (DynamicLengthList, DynamicLengthTuple)):
+    """Whether the arguments hold a dynamic-length sequence or a mutable number."""
+    if isinstance(args, (DynamicLengthList, DynamicLengthTuple)) or getattr(
+            type(args), "_scalar_argument", False):
         return True
     if isinstance(args, (tuple, list)):
         return any(has_dynamic_arguments(a) for a in args)

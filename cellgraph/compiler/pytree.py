@@ -38,6 +38,54 @@ class MutableDict(dict):
     __ms_mutable__ = True
 
 
+class MutableInt(int):
+    """An int `mutable(...)` made outside a graph (MindSpore's `_Int`): a number to Python, and
+    to a graph it is passed to a variable scalar (an int64 input, not a constant the graph is
+    specialised on)."""
+
+    __ms_mutable__ = True
+
+    @property
+    def __ms_origin_object__(self):
+        return int(self)
+
+
+class MutableFloat(float):
+    """The float counterpart of MutableInt (MindSpore's `_Float`; a float32 input)."""
+
+    __ms_mutable__ = True
+
+    @property
+    def __ms_origin_object__(self):
+        return float(self)
+
+
+class MutableBool(int):
+    """The bool counterpart of MutableInt (MindSpore's `_Bool`, an int that prints as a bool:
+    bool cannot be subclassed)."""
+
+    __ms_mutable__ = True
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+    __str__ = __repr__
+
+    @property
+    def __ms_origin_object__(self):
+        return bool(self)
+
+
+MUTABLE_NUMBERS = (MutableInt, MutableFloat, MutableBool)
+
+
+def mutable_number(value):
+    """`value` (a bool, int or float) as mutable's number of its type."""
+    if isinstance(value, bool):
+        return MutableBool(value)
+    return MutableInt(value) if isinstance(value, int) else MutableFloat(value)
+
+
 def is_plain_dict(value) -> bool:
     """A dict whose values a graph takes as inputs: a dict, or a mutable one (not another
     mapping class, which is a constant)."""

@@ -254,13 +254,32 @@ def _fill(type, shape, value, op: str):
                              f"converted to tuple of int.")
         known = static_values(shape)
         if known is None and isinstance(value, (bool, int, float)):
-            # computed in the graph: the sizes are read when it runs
-            return D.fill_to(shape, dtype=dt.as_dtype(type), value=value)
+            # computed in the graph: the sizes are read when it runs (one size: a 0-d one)
+            sizes = A.reshape(shape, shape=(1,)) if aval.ndim == 0 else shape
+            return D.fill_to(sizes, dtype=dt.as_dtype(type), value=value)
         shape = tuple(int(s) for s in value_input(shape, "Fill", "shape").reshape(-1))
-    shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
+    if isinstance(shape, numbers.Integral):
+        shape = (shape,)
+    elif any(hasattr(s, "aval") for s in shape):  # sizes known only when the graph runs
+        known = _known_sizes(shape)
+        if known is None and isinstance(value, (bool, int, float)):
+            sizes = A.stack(*(A.cast(s, dtype=dt.int64) if hasattr(s, "aval") else
+                              np.asarray(s, np.int64) for s in shape), axis=0)
+            return D.fill_to(sizes, dtype=dt.as_dtype(type), value=value)
+        shape = known if known is not None else shape
+    shape = tuple(int(s) for s in shape)
     if hasattr(value, "aval") and tuple(value.aval.shape) == ():
         return A.broadcast_to(A.cast(value, dtype=dt.as_dtype(type)), shape=shape)
     return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
+
+
+def _known_sizes(shape) -> tuple | None:
+    """The sizes as ints where each is known while the graph is built (a variable scalar
+    passed to it reads as its value, specialising the graph), else None."""
+    try:
+        return tuple(int(s) for s in shape)
+    except TypeError:
+        return None
 
 
 def full(size, fill_value, *, dtype=None):

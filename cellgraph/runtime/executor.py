@@ -47,7 +47,16 @@ import numpy as np
 from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot, InputSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
-from cellgraph.compiler.pytree import Tree, is_plain_dict, join_text, runtime_value
+from cellgraph.compiler.pytree import (
+    MutableBool,
+    MutableFloat,
+    MutableInt,
+    Tree,
+    is_plain_dict,
+    join_text,
+    runtime_value,
+)
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import VALUE_INPUT_LIMIT
 from cellgraph.primitives.errors import CompileError, RunError
 
@@ -55,7 +64,7 @@ from . import backend as backend_module
 from .backend import Backend, get_backend
 from .run_errors import UnappliedRun, located_error
 from .sharded_parameters import hold_slices
-from .tensor import Parameter, Tensor
+from .tensor import Parameter, ScalarArgument, Tensor
 
 STALE = object()  # what an entry returns when a guard failed: recompile
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -67,6 +76,8 @@ def signature(value):
     if isinstance(value, Parameter):  # an input the graph may assign, and may ask about
         return (Parameter, value._data.shape, value._dtype, bool(value.requires_grad))
     if isinstance(value, Tensor):
+        if value.__class__ is ScalarArgument:  # a mutable number: its type, not its value
+            return (ScalarArgument, value._dtype)
         if value.const_arg:  # a constant of the graph (MindSpore's): each Tensor its own
             return ("const_arg", id(value), value._data.shape, value._dtype)
         return (value._data.shape, value._dtype)
@@ -433,6 +444,7 @@ class GraphCache:
 
     def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):
         """Run `fn(*args)`, compiling it for this signature first when needed."""
+        args = graph_arguments(args)
         leaves = tensor_leaves(args)
         sig = self.key(args, leaves)
         entry = self.entries.get(sig)
@@ -446,6 +458,7 @@ class GraphCache:
 
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
         """The Executable for `args`, compiled if missing or stale (without running it)."""
+        args = graph_arguments(args)
         leaves = tensor_leaves(args)
         sig = self.key(args, leaves)
         entry = self.entries.get(sig)
@@ -501,6 +514,44 @@ def value_key(leaves: list, positions) -> tuple:
         host = data if isinstance(data, np.ndarray) else np.asarray(get_backend().to_host(data))
         out.append((host.dtype.str, host.shape, host.tobytes()))
     return tuple(out)
+
+
+_SCALAR_DTYPES = {MutableInt: dt.int64, MutableFloat: dt.float32, MutableBool: dt.bool_}
+
+
+def graph_arguments(args: tuple) -> tuple:
+    """The call's arguments as a graph takes them: each number `mutable()` made (inside
+    tuples, lists and dicts too) a ScalarArgument; the rest as given."""
+    inside = set()  # the containers being converted (one holding itself is left as it is)
+
+    def convert(value):
+        dtype = _SCALAR_DTYPES.get(type(value))
+        if dtype is not None:
+            return ScalarArgument(value.__ms_origin_object__, dtype)
+        container = isinstance(value, (tuple, list)) or is_plain_dict(value)
+        if not container or id(value) in inside:
+            return value
+        inside.add(id(value))
+        old = list(value.values()) if is_plain_dict(value) else list(value)
+        new = [convert(v) for v in old]
+        inside.discard(id(value))
+        if all(a is b for a, b in zip(old, new)):
+            return value
+        return _rebuilt(value, dict(zip(value, new)) if is_plain_dict(value) else new)
+
+    converted = tuple(convert(a) for a in args)
+    return converted if any(a is not b for a, b in zip(args, converted)) else args
+
+
+def _rebuilt(container, items):
+    """`container`'s class holding `items` (a namedtuple's by position), with the marks
+    `mutable()` set on it (its instance attributes)."""
+    cls = type(container)
+    out = cls(*items) if hasattr(container, "_fields") else cls(items)
+    state = getattr(container, "__dict__", None)
+    if state:
+        out.__dict__.update(state)
+    return out
 
 
 def tensor_leaves(args, _enclosing: tuple = ()) -> list:

@@ -517,6 +517,15 @@ class SignatureTensor(Tensor):
     __str__ = __repr__
 
 
+class ScalarArgument(Tensor):
+    """A number `mutable()` made, as a graph it is passed to takes it: a 0-d input (int64,
+    float32 or bool) that the graph reads as a variable scalar, a number known only when it
+    runs (MindSpore's mutable scalar)."""
+
+    __slots__ = ()
+    _scalar_argument = True
+
+
 _DATA_SLOT = Tensor.__dict__["_data"]
 
 
