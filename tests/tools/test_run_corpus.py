@@ -42,3 +42,11 @@ def test_mindspore_side_taken_from_earlier_results(tmp_path):
     result = {r["id"].split("::")[1]: (r["ms"], r["cg"])
               for r in map(json.loads, out.read_text().splitlines())}
     assert result == {"test_a": ("pass", "pass"), "test_b": ("pass", "fail")}
+
+
+def test_cellgraph_side_ids_are_named_as_mindspore_s():
+    """The rewrite of `mindspore` to `cellgraph` reaches string parameters in test ids too."""
+    run_corpus = _runner()
+    assert run_corpus.neutral_id("a/cellgraph_x.py::test[cellgraph-0]") == \
+        "a/cellgraph_x.py::test[mindspore-0]"
+    assert run_corpus.neutral_id("t.py::test_plain") == "t.py::test_plain"

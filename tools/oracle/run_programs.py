@@ -50,7 +50,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs.txt"
 sys.path.insert(0, str(HERE))
-from run_corpus import cause, coarse
+from run_corpus import cause, coarse, neutral_id
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b")
 VOLATILE = re.compile(r"time|elapsed|0x[0-9a-f]+|/tmp/|\bs/step\b|\bms\b|seconds|cost|"
@@ -255,7 +255,8 @@ def run_one(entry: dict, args) -> dict:
             return record
     cg = run_side(args.cg_python, "cellgraph", args.mirrors, entry, args.timeout)
     if entry.get("pytest"):
-        ms_tests, cg_tests = pytest_outcomes(ms["out"]), pytest_outcomes(cg["out"])
+        ms_tests = pytest_outcomes(ms["out"])
+        cg_tests = {neutral_id(t): s for t, s in pytest_outcomes(cg["out"]).items()}
         passed = [t for t, s in ms_tests.items() if s == "PASSED"]
         failing = [t for t in passed if cg_tests.get(t) != "PASSED"]
         record.update(ms_ok=bool(passed), tests=len(passed), cg_failing=failing[:20],
