@@ -28,9 +28,11 @@ shapes).
 A program counts when MindSpore runs it to the end (a page: with at most half its blocks
 raising), twice, printing the same number of lines; lines its two runs print differently
 (an unseeded shuffle) are not compared, nor, when cellgraph's output differs, the lines a
-third MindSpore run prints differently. It passes on cellgraph when cellgraph runs it to the end and prints the same: the same text, with numbers equal within rel 1e-5 / abs 1e-6
-(1e-3 where the line says float16), integers and words exactly. Lines that report times,
-addresses or paths are left out of the comparison.
+third MindSpore run prints differently. It passes on cellgraph when cellgraph runs it to the
+end and prints the same: the same text, with numbers equal within rel 1e-5 / abs 1e-6 (1e-3
+where the line says float16; a number printed with few digits, within one unit of its last
+digit, which is as close as the print tells), integers and words exactly. Lines that report
+times, addresses or paths are left out of the comparison.
 """
 from __future__ import annotations
 
@@ -216,6 +218,14 @@ def unstable_lines(first: str, second: str) -> set | None:
     return {k for k, (x, y) in enumerate(zip(a, b)) if x != y}
 
 
+def last_digit_unit(number: str) -> float:
+    """One unit in the last printed digit of `number` (1e-5 for '0.76214', 1e2 for '1.5e3')."""
+    m = re.fullmatch(r"[-+]?\d*(?:\.(\d*))?(?:[eE]([-+]?\d+))?", number)
+    if m is None:  # nan, inf
+        return 0.0
+    return 10.0 ** (int(m.group(2) or 0) - len(m.group(1) or ""))
+
+
 def first_difference(ms_out: str, cg_out: str, skip: set = frozenset()) -> str | None:
     """None when the outputs agree (see the module docstring), else the first differing line;
     the lines in `skip` (those MindSpore itself does not repeat) are not compared."""
@@ -233,6 +243,9 @@ def first_difference(ms_out: str, cg_out: str, skip: set = frozenset()) -> str |
                 return f"line {k + 1}: {u} vs {v} in {x.strip()[:100]!r}"
             fu, fv = float(u), float(v)
             rtol, atol = (1e-3, 1e-3) if half else (1e-5, 1e-6)
+            # a print of a few digits rounds values within the tolerance apart to neighbouring
+            # last digits: one unit there is as close as the print can tell
+            atol = max(atol, last_digit_unit(u), last_digit_unit(v))
             if not abs(fu - fv) <= atol + rtol * abs(fu) and not (math.isnan(fu)
                                                                   and math.isnan(fv)):
                 return f"line {k + 1}: {u} vs {v} in {x.strip()[:100]!r}"
