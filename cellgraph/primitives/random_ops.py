@@ -138,11 +138,21 @@ def rand(*size, dtype=None, seed=None):
 
 
 def rand_like(input, seed=None, *, dtype=None):
-    """U[0, 1) samples with the shape of `input` (and its dtype if it is a float)."""
+    """U[0, 1) samples with the shape of `input`, in `dtype` (by default input's), which must
+    be a float type (MindSpore's ValueError)."""
     aval = abstract_of(input)
-    dtype = dt.as_dtype(dtype) if dtype is not None else (
-        aval.dtype if aval.dtype.is_float else dt.float32)
-    return draw_uniform(aval.shape, dtype, op_seed(seed, "rand_like"))
+    return draw_uniform(aval.shape, float_dtype("rand_like", dtype, aval.dtype),
+                        op_seed(seed, "rand_like"))
+
+
+def float_dtype(op: str, dtype, default) -> dt.DType:
+    """`dtype` (`default` when None), which must be a float type, as MindSpore's `*_like`
+    draws require."""
+    dtype = dt.as_dtype(default if dtype is None else dtype)
+    if not dtype.is_float:
+        raise ArgumentValueError(f"For '{op}', the 'dtype' must be a float type, but got "
+                                 f"{dtype}.")
+    return dtype
 
 
 class UniformReal:

@@ -150,3 +150,21 @@ def test_random_ops_uniform_draws_like_x_and_checks_as_mindspore():
                                          r"Tensor\[Float32\], Tensor\[Float64\]\}, but got "
                                          r"Tensor\[Int32\]"):
         Uniform()(Tensor(np.zeros((2, 3), np.int32)))
+
+
+def test_like_draws_take_mindspore_s_dtypes():
+    """MindSpore 2.10: rand_like keeps input's dtype, randn_like draws float32 whatever it is
+    given, randint_like keeps it; each refuses a dtype of the other kind with ValueError."""
+    import cellgraph as ms
+    from cellgraph import ops
+
+    half = ms.Tensor(np.ones((2, 2)), ms.float16)
+    ints = ms.Tensor(np.ones((2, 2)), ms.int32)
+    assert ops.rand_like(half).dtype == ms.float16 and ops.randn_like(half).dtype == ms.float32
+    assert ops.randn_like(half, dtype=ms.float64).dtype == ms.float64
+    assert ops.randint_like(ints, 0, 3).dtype == ms.int32
+    for call, words in ((lambda: ops.rand_like(ints), "'rand_like', the 'dtype' must be a float"),
+                        (lambda: ops.randn_like(half, dtype=ms.int32), "'randn_like'"),
+                        (lambda: ops.randint_like(half, 0, 3), "must be an int type")):
+        with pytest.raises(ValueError, match=words):
+            call()

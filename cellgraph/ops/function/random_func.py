@@ -16,7 +16,14 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
-from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
+from cellgraph.primitives.random_ops import (
+    draw_uniform,
+    float_dtype,
+    op_seed,
+    op_seeds,
+    rand,
+    rand_like,
+)
 from cellgraph.primitives.random_ops import random_gamma as gamma_draw
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
@@ -249,9 +256,14 @@ def poisson(shape, mean, seed=None):
 
 
 def randint_like(input, low, high, seed=None, *, dtype=None):
-    """Integers in [low, high) of `input`'s shape, in `dtype` (default input's)."""
+    """Integers in [low, high) of `input`'s shape, in `dtype` (default input's), an int type
+    (MindSpore's ValueError)."""
+    dtype = dt.as_dtype(dtype or abstract_of(input).dtype)
+    if not dtype.is_int:
+        raise ArgumentValueError(f"For 'randint_like', the 'dtype' must be an int type, but got "
+                                 f"{dtype}.")
     return random_ints(low, high, tuple(abstract_of(input).shape), op_seed(seed, "randint_like"),
-                       dtype or abstract_of(input).dtype)
+                       dtype)
 
 
 _POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
@@ -427,7 +439,9 @@ def randn(*size, dtype=None, seed=None):
 
 
 def randn_like(input, seed=None, *, dtype=None):
-    return randn(_shape(input), dtype=dtype or abstract_of(input).dtype, seed=seed)
+    """N(0, 1) samples of input's shape, float32 unless `dtype` (a float type) says otherwise
+    (MindSpore's default, whatever input's dtype)."""
+    return randn(_shape(input), dtype=float_dtype("randn_like", dtype, dt.float32), seed=seed)
 
 
 def normal(shape, mean, stddev, seed=None):
