@@ -20,7 +20,8 @@ from .icu_regex import compile_icu, icu_replacement
 from .sentencepiece import SentencePieceTokenizer
 from .utils import NormalizeForm, Vectors, Vocab, as_words
 
-__all__ = ["AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
+__all__ = ["AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "FilterWikipediaXML", "Lookup",
+           "Ngram", "NormalizeUTF8", "PythonTokenizer",
            "RegexReplace", "RegexTokenizer", "SentencePieceTokenizer", "SlidingWindow", "ToNumber",
            "ToVectors", "Truncate", "TruncateSequencePair",
            "UnicodeCharTokenizer", "UnicodeScriptTokenizer", "WhitespaceTokenizer", "WordpieceTokenizer"]
@@ -338,6 +339,49 @@ def _map_strings(array, convert) -> np.ndarray:
     """`convert` applied to every string of a str (or bytes) array, in its shape."""
     array = np.asarray(array)
     return np.array([convert(w) for w in as_words(array)], dtype=str).reshape(array.shape)
+
+
+# MindSpore's rewrites of Wikipedia markup to lower-case words (after Matt Mahoney's filter):
+# (ICU pattern, replacement). MindSpore keeps them in a std::map, so they apply in the order of
+# the patterns' UTF-16 code units, not as listed; "R" becomes "" there, and an ICU replacement's
+# backslash quotes the next character ("\n" is "n"). Both kept, for MindSpore's output.
+_WIKIPEDIA_REWRITES = sorted([
+    (r"<.*>", ""), (r"&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), (r"<ef[^<]*<\/ef>", ""),
+    ("<[^>]*>", ""), (r"\[http:[^] ]*", "["), (r"\|thumb", ""), (r"\|left", ""),
+    (r"\|right", ""), (r"\|\d+px", ""), (r"\[\[image:[^\[\]]*\|", ""),
+    (r"\[\[category:([^|\]]*)[^]]*\]\]", "[[$1]]"), (r"\[\[[a-z\-]*:[^\]]*\]\]", ""),
+    (r"\[\[[^\|\]]*\|", "[["), (r"\{\{[^\}]*\}\}", ""), (r"\{[^\}]*\}", ""), (r"\[", ""),
+    (r"\]", ""), ("&[^;]*;", " "),
+    *((c, "" if c == "R" else c.lower()) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+    *((str(d), f" {w} ") for d, w in enumerate(("zero", "one", "two", "three", "four", "five",
+                                                 "six", "seven", "eight", "nine"))),
+    (r"[^a-z\n]+", " "), (r"\n ", ""), (r"\s+", " "), (r"\n\s*\n", r"\n")],
+    key=lambda rewrite: rewrite[0].encode("utf-16-be"))
+
+
+class FilterWikipediaXML(TensorOperation):
+    """Text in Wikipedia's XML dump format as "clean" text: lower-case letters a-z (from A-Z,
+    digits spelled out) and single spaces; a `#redirect` page becomes empty. MindSpore's
+    rewrites, in its order (see _WIKIPEDIA_REWRITES), each result trimmed."""
+
+    _rewrites = None
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "FilterWikipediaXML")
+        if array.dtype.kind not in "US":
+            raise RuntimeError("FilterWikipediaXML: input is not of type string.")
+        rewrites = FilterWikipediaXML._rewrites
+        if rewrites is None:
+            rewrites = FilterWikipediaXML._rewrites = [
+                (compile_icu(p), icu_replacement(r)) for p, r in _WIKIPEDIA_REWRITES]
+        text = as_words(array.reshape(-1)[:1])[0] if array.size else ""
+        if "#redirect" in text or "#REDIRECT" in text:
+            text = ""
+        else:
+            for regex, replacement in rewrites:
+                text = regex.sub(replacement, text).strip()
+        return np.array(text, dtype=str) if array.ndim == 0 else \
+            np.full(array.shape, text, dtype=object).astype(str)
 
 
 class NormalizeUTF8(TensorOperation):
