@@ -1,21 +1,16 @@
 """tools/oracle/run_corpus.py: a re-measurement takes MindSpore's side from earlier results
 (--ms-results) and runs only cellgraph's."""
-import importlib.util
 import json
 import sys
 import types
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from .oracle_tools import load
 
 
 def _runner():
-    spec = importlib.util.spec_from_file_location("run_corpus", ROOT / "tools/oracle/run_corpus.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("run_corpus")
 
 
 @pytest.mark.slow

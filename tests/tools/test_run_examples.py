@@ -1,19 +1,13 @@
 """tools/oracle/run_examples.py: docstring examples run as doctest runs them, a crashing example
 costs only itself, and outputs compare within float32 tolerance."""
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .oracle_tools import ROOT, load
 
 
 def _runner():
-    spec = importlib.util.spec_from_file_location("run_examples",
-                                                  ROOT / "tools/oracle/run_examples.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("run_examples")
 
 
 def test_examples_run_as_doctest_and_survive_crashes(tmp_path, monkeypatch):

@@ -1,16 +1,10 @@
 """tools/oracle/run_programs.py: how two programs' prints are compared."""
-import importlib.util
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .oracle_tools import load
 
 
 def _runner():
-    spec = importlib.util.spec_from_file_location("run_programs",
-                                                  ROOT / "tools/oracle/run_programs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("run_programs")
 
 
 def test_numbers_agree_within_the_tolerance_or_the_print_s_last_digit():
