@@ -1,5 +1,7 @@
 """`Tensor.register_hook(hook)` and `Parameter.register_hook(hook)`: `hook(grad)` is called on
-the gradient of that tensor during the backward pass and may return a replacement.
+the gradient of that tensor during the backward pass and may return a replacement. And the
+parameter forward hooks of `Cell.register_parameter_forward_hook`: a graph reads a hooked
+Parameter as hook(Parameter).
 
 On a Tensor or Parameter outside a graph, the hooks are kept with the object (in the order they
 were registered; the handle's `remove()` drops one) and a graph that takes the Tensor as an
@@ -113,6 +115,32 @@ def register_hook(self, hook):
     return TensorHookHandle(self, hook_id)
 
 
+# id(Parameter) -> (weak reference to it, hook): the parameter forward hooks
+# (`Cell.register_parameter_forward_hook`); construct reads the Parameter as hook(Parameter)
+_FORWARD: dict[int, tuple[weakref.ref, object]] = {}
+
+
+def register_parameter_forward_hook(param, hook) -> None:
+    """Make graphs read `param` as `hook(param)` (traced with the graph, so gradients flow
+    through it to the Parameter); a later hook replaces an earlier one, as in MindSpore."""
+    key = id(param)
+
+    def forget(ref, key=key):
+        with _LOCK:
+            if key in _FORWARD and _FORWARD[key][0] is ref:
+                del _FORWARD[key]
+
+    with _LOCK:
+        _FORWARD[key] = (weakref.ref(param, forget), hook)
+    _builder.parameter_forward_hook = forward_hook_of
+
+
+def forward_hook_of(value):
+    """The forward hook of the Parameter `value`, or None."""
+    entry = _FORWARD.get(id(value))
+    return entry[1] if entry is not None and entry[0]() is value else None
+
+
 def hooks_of(value) -> tuple:
     """The hooks registered on the Tensor or Parameter `value`, in order."""
     entry = _HOOKS.get(id(value))
@@ -125,7 +153,7 @@ def hooks_key(args: tuple) -> tuple:
     """What a graph compiled for a call with `args` depends on of the hooks (for the graph
     caches): the hooks of each argument Tensor by position and those of every Parameter (a graph
     reads its Parameters themselves); empty while no Tensor has a hook."""
-    if not _HOOKS:
+    if not _HOOKS and not _FORWARD:
         return ()
     leaves, _ = flatten(tuple(args), is_tensor_like)
     with _LOCK:
@@ -133,7 +161,8 @@ def hooks_key(args: tuple) -> tuple:
                        if id(leaf) in _HOOKS and _HOOKS[id(leaf)][0]() is leaf)
         weights = tuple((key, tuple(entry[1])) for key, entry in _HOOKS.items()
                         if isinstance(entry[0](), Parameter))
-    return ("hooks", get_context("mode"), hooked, weights)
+        forward = tuple((key, id(entry[1])) for key, entry in _FORWARD.items())
+    return ("hooks", get_context("mode"), hooked, weights, forward)
 
 
 def read_through_hooks(value, tracer):

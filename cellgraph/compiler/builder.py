@@ -63,6 +63,9 @@ def _cast_dtypes() -> list:
 # first hook is registered; the tracer that stands for `value` in the graph being built, through
 # the value's hooks, so that a gradient with respect to it passes them. None: no hooks exist.
 read_through_hooks: Callable | None = None
+# the Parameter forward hook of a Parameter or None (tensor_hooks.forward_hook_of, once a Cell
+# has registered one): construct reads `self.weight` as hook(weight)
+parameter_forward_hook: Callable | None = None
 # a 0-d graph value as a variable scalar (set by dynamic_sequence, which sits above this
 # module): what `Tracer.item()` returns
 variable_scalar: Callable | None = None

@@ -39,6 +39,7 @@ from cellgraph.primitives.errors import (
     UndefinedNameError,
 )
 
+from . import builder as _builder
 from . import (
     choice,
     control_flow,
@@ -668,6 +669,10 @@ class Interpreter:
                                        self.info.loc(node)) from None
         if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
+        if _builder.parameter_forward_hook is not None and is_parameter(value):
+            hook = _builder.parameter_forward_hook(value)
+            if hook is not None:  # Cell.register_parameter_forward_hook: read as hook(value)
+                return Interpreter.call_function(hook, (value,), {})
         return value
 
     def expr_Subscript(self, node):

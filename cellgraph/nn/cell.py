@@ -542,6 +542,40 @@ class Cell(CellState):
         them."""
         return hooks.register(self, "_backward_hooks", hook_fn)
 
+    def register_parameter_forward_hook(self, hook):
+        """Graphs read Parameters through forward hooks: `hook` a callable (every Parameter of
+        this Cell, read as hook(param)) or a list of {"params": [Parameter, ...], "hook":
+        callable}; gradients flow through the hook to the Parameter. MindSpore's checks and
+        errors; graphs compiled before are compiled again."""
+        from cellgraph.tensor_hooks import register_parameter_forward_hook
+
+        if isinstance(hook, list):
+            pairs = []
+            for item in hook:
+                if not isinstance(item, dict):
+                    raise TypeError(f"Each item in the hook list must be a dictionary, but got "
+                                    f"{type(item)}.")
+                if not ("params" in item and "hook" in item):
+                    raise ValueError("Each dictionary in the hook list must contain both params "
+                                     "and hook keys.")
+                if not callable(item["hook"]):
+                    raise TypeError(f"The hook value must be callable, but got "
+                                    f"{type(item['hook'])}.")
+                for param in item["params"]:
+                    if not isinstance(param, Parameter):
+                        raise TypeError(f"All items in params must be of type 'Parameter', but "
+                                        f"got {type(param)}.")
+                    pairs.append((param, item["hook"]))
+        elif callable(hook):
+            pairs = [(param, hook) for param in self.get_parameters()]
+        else:
+            raise TypeError(f"Hook must be a callable function or a list of dictionaries, but "
+                            f"got {type(hook)}.")
+        for param, fn in pairs:
+            register_parameter_forward_hook(param, fn)
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_graph_cache"].clear()
+
     # -- what MindSpore programs call on Cells ------------------------------------------------
     @property
     def cls_name(self) -> str:

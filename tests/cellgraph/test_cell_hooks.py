@@ -168,3 +168,40 @@ def test_a_jit_hook_is_refused_as_mindspore():
             register(hook)
         with pytest.raises(TypeError):
             register("Test")
+
+
+def test_parameter_forward_hooks_as_mindspore():
+    """MindSpore 2.10's example: construct reads the hooked Parameter as hook(param), and the
+    gradient flows through the hook (out 60, d out / d x 20)."""
+    import cellgraph as ms
+
+    class Scale(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.weight = ms.Parameter(ms.Tensor(2.0))
+
+        def construct(self, x):
+            return x * self.weight
+
+    def times_ten(param):
+        return param * 10
+
+    net = Scale()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        assert float(net(ms.Tensor(3.0)).asnumpy()) == 6.0  # compiled before: compiled again
+        net.register_parameter_forward_hook([{"params": [net.weight], "hook": times_ten}])
+        out, grad = ms.jit(ms.value_and_grad(net))(ms.Tensor(3.0))
+        assert (float(out.asnumpy()), float(grad.asnumpy())) == (60.0, 20.0)
+        assert float(net(ms.Tensor(3.0)).asnumpy()) == 60.0
+        _, (weight_grad,) = ms.value_and_grad(net, None, net.trainable_params())(ms.Tensor(3.0))
+        assert float(weight_grad.asnumpy()) == 30.0
+        every = Scale()
+        every.register_parameter_forward_hook(lambda param: param + 1)  # the whole network
+        assert float(every(ms.Tensor(3.0)).asnumpy()) == 9.0
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for bad, error in (([{"params": [net.weight]}], ValueError), ([{"params": [1], "hook": abs}],
+                       TypeError), (3, TypeError), ([{"params": [], "hook": 1}], TypeError)):
+        with pytest.raises(error):
+            net.register_parameter_forward_hook(bad)
