@@ -219,6 +219,11 @@ def _keywords(method: str, given: dict, **defaults) -> dict:
         raise TypeError(f"Dataset.{method}() got an unexpected keyword argument {unknown[0]!r}")
     return {**defaults, **given}
 
+def _column_shape(value) -> list[int]:
+    """A column value's shape as MindSpore reports it: a Python dict's is [0]."""
+    return [0] if isinstance(value, dict) else list(np.shape(value))
+
+
 class Dataset:
     """Base of every pipeline node: the pipeline methods and the iterators."""
 
@@ -586,10 +591,10 @@ class Dataset:
         type_check(estimate, (bool,), "estimate")
         if not estimate:
             row = next(iter(self.rows(EpochState())))
-            return [list(np.shape(v)) for v in row]
+            return [_column_shape(v) for v in row]
         shapes = None
         for row in self.rows(EpochState()):
-            now = [list(np.shape(v)) for v in row]
+            now = [_column_shape(v) for v in row]
             if shapes is None:
                 shapes = now
                 continue

@@ -485,3 +485,14 @@ def test_flat_map_concatenates_what_func_makes_of_each_row():
         data.flat_map(3)
     with pytest.raises(TypeError, match="flat_map must return a Dataset object."):
         ds.NumpySlicesDataset([1], shuffle=False).flat_map(lambda a: a)
+
+
+def test_a_dict_column_s_shape_is_mindspore_s():
+    """MindSpore 2.10: a column of Python dicts has shape [0] (and type object)."""
+    def rows():
+        for i in range(3):
+            yield {"a": i}, np.ones((2, 3), np.float32)
+
+    data = ds.GeneratorDataset(rows, ["attr", "data"], shuffle=False)
+    assert data.output_shapes() == [[0], [2, 3]] == data.output_shapes(estimate=True)
+    assert data.output_types() == [np.dtype(object), np.float32]
