@@ -5,11 +5,14 @@ ToType.
 Eagerly a Pillow image comes back as a NumPy array from the C++-backed ones, as in MindSpore."""
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    check_arguments,
+    check_value,
+    type_check,
+    type_check_list,
+)
 from cellgraph.dataset.transforms.transforms import TypeCast
 
 from . import color
@@ -46,17 +49,18 @@ class Posterize(TensorOperation):
 
 
 def _threshold(threshold) -> tuple:
+    """(min, max) of Solarize's threshold, checked in MindSpore's order (the type of each
+    item, then the count, the range and the order); one number t is [t, 255]."""
     type_check(threshold, (float, int, list, tuple), "threshold")
-    if isinstance(threshold, numbers.Real):
-        threshold = [threshold]
-    if not 1 <= len(threshold) <= 2 or not all(
-            isinstance(t, numbers.Real) and not isinstance(t, bool) for t in threshold):
+    pair = (threshold, threshold) if isinstance(threshold, (float, int)) else threshold
+    type_check_list(pair, (float, int), "threshold")
+    if len(pair) != 2:
         raise TypeError("threshold must be a single number or sequence of two numbers.")
-    for index, value in enumerate(threshold):
+    for index, value in enumerate(pair):
         check_value(value, (0, 255), f"threshold[{index}]")
-    if len(threshold) == 2 and threshold[0] > threshold[1]:
+    if pair[0] > pair[1]:
         raise ValueError("threshold must be in order of (min, max).")
-    return (threshold[0], threshold[1] if len(threshold) == 2 else 255)
+    return (pair[0], 255) if isinstance(threshold, (float, int)) else tuple(pair)
 
 
 class Solarize(TensorOperation):

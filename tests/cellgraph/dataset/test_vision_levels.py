@@ -89,3 +89,17 @@ def test_random_grayscale_and_to_numpy():
     assert v.ToNumpy()(PIL.fromarray(A)).tolist() == A.tolist()
     out = v.ToNumpy()(A)
     assert out is not A and out.tolist() == A.tolist()
+
+
+@pytest.mark.parametrize("threshold, error, words", [
+    (("122.1", "140"), TypeError, ("Argument threshold[0] with value 122.1 is not of type "
+                                   "[<class 'float'>, <class 'int'>], but got <class 'str'>.")),
+    ((122, 100, 30), TypeError, "threshold must be a single number or sequence of two numbers."),
+    ((120,), TypeError, "threshold must be a single number or sequence of two numbers."),
+    ((-1, 200), ValueError, "Input threshold[0] is not within the required interval of [0, 255]."),
+    ((12, 1), ValueError, "threshold must be in order of (min, max)."),
+])
+def test_solarize_threshold_errors_as_mindspore(threshold, error, words):
+    with pytest.raises(error) as info:
+        v.Solarize(threshold)
+    assert words in str(info.value)
