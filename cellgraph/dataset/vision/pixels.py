@@ -101,14 +101,15 @@ class LinearTransformation(TensorOperation):
     """(x - mean_vector) @ transformation_matrix on the flattened CHW image, reshaped back."""
 
     def __init__(self, transformation_matrix, mean_vector):
-        self.matrix = np.asarray(transformation_matrix)
-        self.mean = np.asarray(mean_vector)
+        type_check(transformation_matrix, (np.ndarray,), "transformation_matrix")  # NumPy
+        type_check(mean_vector, (np.ndarray,), "mean_vector")  # arrays only, as MindSpore's
+        self.matrix, self.mean = transformation_matrix, mean_vector
         if self.matrix.ndim != 2 or self.matrix.shape[0] != self.matrix.shape[1]:
             raise ValueError(f"transformation_matrix should be a square matrix. Got shape "
                              f"{self.matrix.shape} instead.")
         if self.mean.shape[0] != self.matrix.shape[0]:
             raise ValueError(f"mean_vector length {self.mean.shape[0]} should match either one "
-                             f"dimension of the squared transformation_matrix "
+                             f"dimension of the square transformation_matrix "
                              f"{self.matrix.shape}.")
 
     def __call__(self, image):

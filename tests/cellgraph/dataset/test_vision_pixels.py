@@ -47,3 +47,17 @@ def test_random_lighting_shifts_each_pixel_by_one_colour():
     np.testing.assert_allclose(shift, np.broadcast_to(shift[0, 0], shift.shape), atol=1e-5)
     with pytest.raises(ValueError):
         V.RandomLighting(-1)
+
+
+def test_linear_transformation_takes_numpy_arrays_only():
+    """MindSpore 2.10's checks: NumPy arrays (its TypeError naming the argument), a square
+    matrix, a mean of its size."""
+    with pytest.raises(TypeError, match=r"Argument transformation_matrix with value None is not "
+                                        r"of type \[<class 'numpy.ndarray'>\]"):
+        V.LinearTransformation(None, np.zeros(3))
+    with pytest.raises(TypeError, match="Argument mean_vector"):
+        V.LinearTransformation(np.eye(3), [0, 0, 0])
+    with pytest.raises(ValueError, match="should be a square matrix"):
+        V.LinearTransformation(np.ones((2, 3)), np.zeros(2))
+    with pytest.raises(ValueError, match="mean_vector length 2 should match"):
+        V.LinearTransformation(np.eye(3), np.zeros(2))
