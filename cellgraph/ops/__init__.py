@@ -155,4 +155,5 @@ tensor_overloads.install(_TensorMethods)
 __getattr__, __dir__ = _lazy_names(globals(), {
     **operations.LAZY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None),
     "communication": ("cellgraph.ops.communication", None),
+    "functional_overload": ("cellgraph.ops.functional_overload", None),
     "TensorToTuple": ("cellgraph.ops.operations._sequence_ops", "TensorToTuple")})

@@ -4,6 +4,7 @@ the same objects as ops itself gives."""
 import types
 
 import numpy as np
+import pytest
 
 import cellgraph as ms
 from cellgraph import ops
@@ -75,3 +76,19 @@ def test_functional_spellings_that_are_primitive_instances():
     np.testing.assert_allclose(F.tensor_add(x, y).asnumpy(), [3.0, 6.0])
     np.testing.assert_allclose(F.tensor_div(x, y).asnumpy(), [0.5, 2.0])
     np.testing.assert_array_equal(F.tensor_lt(x, y).asnumpy(), [True, False])
+
+
+def test_functional_overload_holds_mint_s_functions():
+    """MindSpore 2.10's ops.functional_overload: mint's functions (and mint.nn.functional's
+    convolutions, gelu, pixel_shuffle), as its examples call them."""
+    import cellgraph
+    from cellgraph import mint
+    from cellgraph.mint.nn import functional as mnf
+    from cellgraph.ops import functional_overload
+
+    assert functional_overload.any is mint.any and functional_overload.max is mint.max
+    assert functional_overload.conv2d is mnf.conv2d
+    x = cellgraph.tensor([[True, False], [True, True]])
+    assert bool(functional_overload.any(x)) and functional_overload.any(x, dim=1).shape == (2,)
+    with pytest.raises(AttributeError):
+        functional_overload.gmm  # noqa: B018  (Ascend-only: not here)
