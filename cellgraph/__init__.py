@@ -58,6 +58,8 @@ _LAZY = {
     **{name: ("cellgraph.auto_parallel", name) for name in (
         "ParallelMode", "get_auto_parallel_context", "reset_auto_parallel_context",
         "set_auto_parallel_context")},
+    **{name: ("cellgraph.parallel.algo_parameter_config", name) for name in (
+        "get_algo_parameters", "reset_algo_parameters", "set_algo_parameters")},
     **{name: ("cellgraph.autograd", name) for name in (
         "GradOperation", "get_grad", "grad", "value_and_grad")},
     "mutable": ("cellgraph.common.mutable", "mutable"),
@@ -242,6 +244,7 @@ __all__ = [
     "float_",
     "from_numpy",
     "frombuffer",
+    "get_algo_parameters",
     "get_auto_parallel_context",
     "get_context",
     "get_current_device",
@@ -298,6 +301,7 @@ __all__ = [
     "pytype_to_dtype",
     "rearrange_inputs",
     "recompute",
+    "reset_algo_parameters",
     "reset_auto_parallel_context",
     "reset_max_memory_allocated",
     "reset_max_memory_reserved",
@@ -307,6 +311,7 @@ __all__ = [
     "safetensors_to_ckpt",
     "save_checkpoint",
     "seed",
+    "set_algo_parameters",
     "set_auto_parallel_context",
     "set_context",
     "set_dec_mode",

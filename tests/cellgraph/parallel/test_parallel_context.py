@@ -211,3 +211,17 @@ def test_cost_model_context_as_mindspore():
     assert cost_model._get_algo_single_loop() is True
     cost_model.reset_cost_model_context()
     assert cost_model.get_cost_model_context("costmodel_beta") == 400.0
+
+
+def test_algo_parameters_are_top_level_names_too():
+    """MindSpore 2.10 exports set/get/reset_algo_parameters from the package."""
+    import cellgraph as ms
+    from cellgraph.parallel import algo_parameter_config as config
+
+    assert ms.set_algo_parameters is config.set_algo_parameters
+    ms.set_algo_parameters(fully_use_devices=True)
+    try:
+        assert ms.get_algo_parameters("fully_use_devices") is True
+    finally:
+        ms.reset_algo_parameters()
+    assert ms.get_algo_parameters("fully_use_devices") is False
