@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
@@ -96,8 +98,9 @@ class Adam(_UpdateClass):
         # as MindSpore's CPU kernel: m += (g - m)(1 - beta1), v += (g^2 - v)(1 - beta2), which
         # rounds differently from beta v + (1 - beta) g^2 (a v that an optimizer lowered to
         # -(1 - beta2) g^2 / beta2 comes back to 0 here, not to -1e-31 and a NaN step)
-        m_new = assign(m, F.add(m, F.mul(F.sub(gradient, m), F.sub(1.0, beta1))))
-        v_new = assign(v, F.add(v, F.mul(F.sub(F.square(gradient), v), F.sub(1.0, beta2))))
+        keep1, keep2 = (_one_minus(beta, var) for beta in (beta1, beta2))
+        m_new = assign(m, F.add(m, F.mul(F.sub(gradient, m), keep1)))
+        v_new = assign(v, F.add(v, F.mul(F.sub(F.square(gradient), v), keep2)))
         lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, beta2_power))), F.sub(1.0, beta1_power))
         direction = m_new
         if self.use_nesterov:
@@ -112,6 +115,15 @@ class Adam(_UpdateClass):
         v_new = assign(v, F.add(F.mul(v, beta2),
                                 F.mul(F.square(gradient), F.sub(1.0, beta2))))
         return m_new, v_new
+
+
+def _one_minus(beta, var):
+    """1 - beta in var's dtype, as MindSpore's kernel computes it (a Python number is rounded to
+    that dtype first, whichever NumPy's promotion rules are in force)."""
+    if isinstance(beta, numbers.Real):
+        one = np.dtype(var.dtype.np if var.dtype.is_float else np.float32).type
+        return one(1) - one(beta)
+    return F.sub(1.0, beta)
 
 
 class AdamWeightDecay(_UpdateClass):

@@ -42,8 +42,9 @@ def test_adam_primitive_in_a_graph(nesterov):
     expected = np.array([1.0, 2.0, 3.0]) - lr_t * direction / (np.sqrt(v_ref) + 1e-8)
     np.testing.assert_allclose(var.asnumpy(), expected, rtol=1e-5)
     np.testing.assert_allclose(new_var.asnumpy(), expected, rtol=1e-5)
-    np.testing.assert_allclose(m.asnumpy(), m_ref, rtol=1e-6)
-    np.testing.assert_allclose(new_v.asnumpy(), v_ref, rtol=1e-6)
+    # float32 moments, 1 - beta rounded to float32 as MindSpore's kernel has it: a few ulps
+    np.testing.assert_allclose(m.asnumpy(), m_ref, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(new_v.asnumpy(), v_ref, rtol=1e-6, atol=1e-7)
     assert new_m.shape == (3,)
 
 
