@@ -76,9 +76,6 @@ class MutableBool(int):
         return bool(self)
 
 
-MUTABLE_NUMBERS = (MutableInt, MutableFloat, MutableBool)
-
-
 def mutable_number(value):
     """`value` (a bool, int or float) as mutable's number of its type."""
     if isinstance(value, bool):

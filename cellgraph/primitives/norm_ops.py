@@ -110,7 +110,7 @@ def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar, dx=None):
     `dxhat` is the gradient reaching xhat, `dmean`/`dvar` those reaching the statistics as
     outputs (all broadcastable to x, None for zero); `dx` a part already computed.
     """
-    count = _count(x, axes)
+    count = count_over(x, axes)
     if dxhat is not None:
         mean_dxhat = reduce_mean(dxhat, axis=axes, keep_dims=True)
         mean_dxhat_xhat = reduce_mean(mul(dxhat, xhat), axis=axes, keep_dims=True)
@@ -125,7 +125,7 @@ def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar, dx=None):
     return dx
 
 
-def _count(x, axes):
+def count_over(x, axes):
     """The number of values over `axes` of `x`: a float, or a 0-d float32 Tensor read from the
     run-time shape where a size is unknown when the graph is built."""
     shape = abstract_of(x).shape

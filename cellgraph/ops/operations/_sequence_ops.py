@@ -191,10 +191,10 @@ class ListToTensor(_SequenceOp):
         return Tensor(input_list, dtype)
 
 
-def _tensor_values(op: str, input_tensor, rank_one: bool):
-    """The Tensor's values as Python numbers: a tuple of them for a 1-d Tensor, one for a 0-d
-    Tensor. Values computed in a graph are variable scalars (a dynamic-length tuple where the
-    length is known only at run time)."""
+def _tensor_values(op: str, input_tensor, kind: type | None):
+    """The Tensor's values as Python numbers: a `kind` (tuple or list) of them for a 1-d
+    Tensor, one for a 0-d Tensor (kind None). Values computed in a graph are variable scalars
+    (a dynamic-length sequence where the length is known only at run time)."""
     from cellgraph.compiler.builder import Tracer
     from cellgraph.compiler.dynamic_sequence import variable_scalar
     from cellgraph.ops.function.array_func.attributes import is_tensor
@@ -202,6 +202,7 @@ def _tensor_values(op: str, input_tensor, rank_one: bool):
     if not is_tensor(input_tensor):
         raise DTypeError(f"For '{op}', the input must be a Tensor, but got "
                          f"{type(input_tensor).__name__}.")
+    rank_one = kind is not None
     shape = abstract_of(input_tensor).shape
     if len(shape) != (1 if rank_one else 0):
         raise ArgumentValueError(f"For '{op}', the input must be a "
@@ -213,36 +214,33 @@ def _tensor_values(op: str, input_tensor, rank_one: bool):
         input_tensor, Tracer) else input_tensor.asnumpy()
     if known is not None:
         values = known.tolist()
-        return tuple(values) if rank_one else values
+        return kind(values) if rank_one else values
     if not rank_one:
         return variable_scalar(input_tensor)
     if shape[0] is None:
-        return RuntimeSequence.of_tensor(tuple, input_tensor)
-    return tuple(variable_scalar(input_tensor[i]) for i in range(shape[0]))
+        return RuntimeSequence.of_tensor(kind, input_tensor)
+    return kind(variable_scalar(input_tensor[i]) for i in range(shape[0]))
 
 
 class TensorToTuple(_SequenceOp):
     """The values of a 1-D Tensor as a tuple of numbers."""
 
     def __call__(self, input_tensor):
-        return _tensor_values("TensorToTuple", input_tensor, True)
+        return _tensor_values("TensorToTuple", input_tensor, tuple)
 
 
 class TensorToList(_SequenceOp):
     """The values of a 1-D Tensor as a list of numbers."""
 
     def __call__(self, input_tensor):
-        values = _tensor_values("TensorToList", input_tensor, True)
-        if isinstance(values, RuntimeSequence):
-            return RuntimeSequence(list, values.element, values.data)
-        return list(values)
+        return _tensor_values("TensorToList", input_tensor, list)
 
 
 class TensorToScalar(_SequenceOp):
     """The value of a 0-D Tensor as a number."""
 
     def __call__(self, input_tensor):
-        return _tensor_values("TensorToScalar", input_tensor, False)
+        return _tensor_values("TensorToScalar", input_tensor, None)
 
 
 class ListAppend(_SequenceOp):

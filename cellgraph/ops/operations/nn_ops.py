@@ -113,7 +113,6 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import conv_ops as C
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives import dynamic_ops as D
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
@@ -1056,12 +1055,9 @@ class BatchNorm(PrimitiveClass):
 def _unbiased_scale(x):
     """count / (count - 1) for the values per channel of NCHW `x` (1 for a single value); read
     from the run-time shape where the graph's shape has unknown dimensions."""
-    shape = abstract_of(x).shape
-    if None not in shape:
-        count = _np.prod([shape[0], *shape[2:]], dtype=_np.int64)
-        return float(count) / max(float(count) - 1.0, 1.0)
-    dims = F.cast(D.shape_of(x), dt.float32)
-    count = M.div(NF.reduce_prod(dims), dims[1])
+    count = N.count_over(x, (0,) + tuple(range(2, len(abstract_of(x).shape))))
+    if isinstance(count, float):
+        return count / max(count - 1.0, 1.0)
     return M.div(count, M.maximum(M.sub(count, 1.0), 1.0))
 
 
