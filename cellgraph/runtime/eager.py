@@ -15,6 +15,7 @@ from cellgraph.primitives.core import (
     set_eager_trace,
 )
 from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.strides import contiguous_strides
 
 from .backend import get_backend
 from .run_errors import kernel_error
@@ -80,8 +81,25 @@ def _run(prim, args, avals, params, backend):
             raise
         raise error from exc
     if prim.multiple_results:
-        return tuple(_wrap(r, t, backend) for r, t in zip(result, out_type))
-    return _wrap(result, out_type, backend)
+        outs = tuple(_wrap(r, t, backend) for r, t in zip(result, out_type))
+    else:
+        outs = _wrap(result, out_type, backend)
+    if prim.view_rule is not None and isinstance(args[0], Tensor):
+        _record_views(prim, args[0], outs if prim.multiple_results else (outs,), params)
+    return outs
+
+
+def _record_views(prim, source: Tensor, outs: tuple, params: dict) -> None:
+    """The layout MindSpore's view of `source` would give each result (primitives/strides.py),
+    kept on the result; none where MindSpore copies or the result is laid out as a fresh
+    Tensor is. An empty view starts at offset 0, as MindSpore's."""
+    layouts = prim.view_rule(source._view_layout(), source.shape, [o.shape for o in outs],
+                             **params)
+    for out, (strides, offset) in zip(outs, layouts or ()):
+        if 0 in out.shape:
+            offset = 0
+        if (strides, offset) != (contiguous_strides(out.shape), 0):
+            out._layout = (strides, offset)
 
 
 def _wrap(result, out_type, backend):
