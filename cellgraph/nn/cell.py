@@ -38,6 +38,7 @@ from cellgraph.runtime.executor import STALE, GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import hooks
+from .cell_primitives import CellPrimitives
 from .cell_state import CellState
 
 _settings = context._state  # (one dict, updated in place by set_context)
@@ -185,7 +186,7 @@ class StepLock:
         return StepLock()
 
 
-class Cell(CellState):
+class Cell(CellState, CellPrimitives):
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True

@@ -405,6 +405,12 @@ class Tensor(TensorMethods):
         self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
         return self
 
+    def flush_from_cache(self) -> None:
+        """Write back what a device cache holds of this Tensor (MindSpore's embedding cache,
+        a Parameter's `cache_enable` in parameter-server training). cellgraph keeps no such
+        cache: a Tensor's data is whole where it lives, so, as MindSpore does for a Tensor
+        without a cache, nothing is written and None is returned."""
+
     def data_ptr(self) -> int:
         """The address of the first element of this Tensor's data on its device."""
         data = self._data
