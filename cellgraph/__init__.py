@@ -101,6 +101,7 @@ _LAZY = {
                                     "load_distributed_checkpoint"),
     **{name: ("cellgraph.train.safetensors", name) for name in (
         "ckpt_to_safetensors", "safetensors_to_ckpt")},
+    "async_ckpt_thread_status": ("cellgraph.train.async_save", "async_ckpt_thread_status"),
     **{name: ("cellgraph.train.serialization", name) for name in (
         "load_checkpoint", "load_param_into_net", "merge_sliced_parameter", "save_checkpoint")},
     **{name: ("cellgraph.vectorize", name) for name in ("hessian", "jacfwd", "jacrev", "vmap")},
@@ -210,6 +211,7 @@ __all__ = [
     "Top5CategoricalAccuracy",
     "TopKCategoricalAccuracy",
     "amp",
+    "async_ckpt_thread_status",
     "auc",
     "bfloat16",
     "bool_",

@@ -1,5 +1,6 @@
 """cellgraph.train: Model, callbacks, metrics, loss-scale managers and checkpoints."""
 from . import amp, callback, dataset_helper, loss_scale_manager, metrics, summary  # noqa: F401  (the submodule paths)
+from .async_save import async_ckpt_thread_status
 from .callback import (
     BackupAndRestore,
     Callback,
@@ -100,6 +101,7 @@ __all__ = [
     "Top5CategoricalAccuracy",
     "TopKCategoricalAccuracy",
     "TrainFaultTolerance",
+    "async_ckpt_thread_status",
     "auc",
     "ckpt_to_safetensors",
     "data_sink",
