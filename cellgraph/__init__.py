@@ -102,6 +102,7 @@ _LAZY = {
     **{name: ("cellgraph.train.safetensors", name) for name in (
         "ckpt_to_safetensors", "safetensors_to_ckpt")},
     "async_ckpt_thread_status": ("cellgraph.train.async_save", "async_ckpt_thread_status"),
+    "ms_memory_recycle": ("cellgraph.graph.api", "ms_memory_recycle"),
     **{name: ("cellgraph.train.serialization", name) for name in (
         "load_checkpoint", "load_param_into_net", "merge_sliced_parameter", "save_checkpoint")},
     **{name: ("cellgraph.vectorize", name) for name in ("hessian", "jacfwd", "jacrev", "vmap")},
@@ -292,6 +293,7 @@ __all__ = [
     "mint",
     "ms_class",
     "ms_function",
+    "ms_memory_recycle",
     "multiprocessing",
     "mutable",
     "names",
