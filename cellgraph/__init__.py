@@ -102,7 +102,8 @@ _LAZY = {
     **{name: ("cellgraph.train.safetensors", name) for name in (
         "ckpt_to_safetensors", "safetensors_to_ckpt")},
     "async_ckpt_thread_status": ("cellgraph.train.async_save", "async_ckpt_thread_status"),
-    "ms_memory_recycle": ("cellgraph.graph.api", "ms_memory_recycle"),
+    **{name: ("cellgraph.graph.api", name) for name in (
+        "ms_memory_recycle", "register_saved_tensors_hooks", "saved_tensors_hooks")},
     **{name: ("cellgraph.train.serialization", name) for name in (
         "load_checkpoint", "load_param_into_net", "merge_sliced_parameter", "save_checkpoint")},
     **{name: ("cellgraph.vectorize", name) for name in ("hessian", "jacfwd", "jacrev", "vmap")},
@@ -305,6 +306,7 @@ __all__ = [
     "pytype_to_dtype",
     "rearrange_inputs",
     "recompute",
+    "register_saved_tensors_hooks",
     "reset_algo_parameters",
     "reset_auto_parallel_context",
     "reset_max_memory_allocated",
@@ -314,6 +316,7 @@ __all__ = [
     "run_check",
     "safetensors_to_ckpt",
     "save_checkpoint",
+    "saved_tensors_hooks",
     "seed",
     "set_algo_parameters",
     "set_auto_parallel_context",
