@@ -1,7 +1,10 @@
-"""The eager trace: at the bottom of the trace stack, `bind` runs the backend kernel at once."""
+"""The eager trace: at the bottom of the trace stack, `bind` runs the backend kernel at once,
+or hands the operation to the innermost dispatch mode this thread has entered
+(`utils.MsDispatchMode`)."""
 from __future__ import annotations
 
 import numbers
+import threading
 
 import numpy as np
 
@@ -55,6 +58,12 @@ class EagerTrace(Trace):
             a.dtype.is_float and a.dtype != cast_to) else a for a in args)
 
     def process(self, prim, args, params):
+        if DISPATCH.modes and not DISPATCH.handling:  # a dispatch mode takes the operation
+            return _dispatch(self, prim, args, params, len(DISPATCH.modes))
+        return self.run(prim, args, params)
+
+    def run(self, prim, args, params):
+        """Type-check, run the kernel, wrap the result."""
         if prim.name != "cast":
             args = self.read_operands(args)
         try:
@@ -106,6 +115,58 @@ def _wrap(result, out_type, backend):
     if getattr(result, "dtype", None) != out_type.dtype.np or not hasattr(result, "shape"):
         result = backend.asarray(result, out_type.dtype.np)
     return Tensor._wrap(result, out_type.dtype)
+
+
+# ----- dispatch modes (MindSpore's MsDispatchMode) ---------------------------------------------
+
+class _DispatchState(threading.local):
+    """This thread's dispatch modes, innermost last, and whether one is handling an operation
+    now (the operations its handler runs are not dispatched, as in MindSpore)."""
+
+    def __init__(self):
+        self.modes: list = []
+        self.handling = False
+
+
+DISPATCH = _DispatchState()
+
+
+def _dispatch(trace, prim, args, params: dict, level: int):
+    """Hand `prim(*args, **params)` to the dispatch mode at `level` (1-based; 0: run it):
+    `mode.__ms_dispatch__(func, args)`, the operands followed by the static parameters."""
+    if level == 0:
+        return trace.run(prim, args, params)
+    func = OpFunc(trace, prim, len(args), params, level - 1)
+    handling, DISPATCH.handling = DISPATCH.handling, True
+    try:
+        return DISPATCH.modes[level - 1].__ms_dispatch__(func, tuple(args) + tuple(
+            params.values()))
+    finally:
+        DISPATCH.handling = handling
+
+
+class OpFunc:
+    """An operation as a dispatch mode's handler gets it: `name`, MindSpore's name of the
+    operation, and `func(*args)`, the operation on `args` (the operands, then its static
+    parameters in order; those left out keep their values), handed to the mode below the
+    handling one, if any."""
+
+    def __init__(self, trace, prim, n_operands: int, params: dict, level: int):
+        self._trace, self._prim, self._n = trace, prim, n_operands
+        self._params, self._level = params, level
+
+    @property
+    def name(self) -> str:
+        return self._prim.label
+
+    def __call__(self, *args):
+        operands = args[:self._n]
+        params = dict(self._params)
+        params.update(zip(self._params, args[self._n:]))
+        return _dispatch(self._trace, self._prim, operands, params, self._level)
+
+    def __repr__(self) -> str:
+        return f"OpFunc({self.name})"
 
 
 EAGER = EagerTrace()
