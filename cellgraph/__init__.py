@@ -50,8 +50,8 @@ Type = _dtype.DType
 _LAZY = {
     **{name: (f"cellgraph.{name}", None) for name in (
         "amp", "boost", "common", "communication", "context", "dataset", "device_context",
-        "experimental", "hal", "log", "mindrecord", "mint", "multiprocessing", "nn", "numpy",
-        "onnx", "ops", "parallel", "profiler", "train", "utils")},
+        "experimental", "graph", "hal", "log", "mindrecord", "mint", "multiprocessing", "nn",
+        "numpy", "onnx", "ops", "parallel", "profiler", "runtime", "train", "utils")},
     # through the public modules, which load the API layer's Tensor methods (common/tensor.py)
     **{name: ("cellgraph.common.tensor", name) for name in ("Tensor", "tensor")},
     **{name: ("cellgraph.common.parameter", name) for name in ("Parameter", "ParameterTuple")},
@@ -101,6 +101,9 @@ _LAZY = {
                                     "load_distributed_checkpoint"),
     **{name: ("cellgraph.train.safetensors", name) for name in (
         "ckpt_to_safetensors", "safetensors_to_ckpt")},
+    "async_ckpt_thread_status": ("cellgraph.train.async_save", "async_ckpt_thread_status"),
+    **{name: ("cellgraph.graph.api", name) for name in (
+        "ms_memory_recycle", "register_saved_tensors_hooks", "saved_tensors_hooks")},
     **{name: ("cellgraph.train.serialization", name) for name in (
         "load_checkpoint", "load_param_into_net", "merge_sliced_parameter", "save_checkpoint")},
     **{name: ("cellgraph.vectorize", name) for name in ("hessian", "jacfwd", "jacrev", "vmap")},
@@ -121,6 +124,7 @@ _LAZY = {
         "synchronize")},
     **{name: ("cellgraph.log", name) for name in ("get_level", "get_log_config")},
     "is_tensor": ("cellgraph.ops", "is_tensor"),
+    "MsDispatchMode": ("cellgraph.utils.ms_dispatch", "MsDispatchMode"),
     "shard": ("cellgraph.parallel.shard", "shard"),
     "Layout": ("cellgraph.parallel", "Layout"),
     "build_train_network": ("cellgraph.amp", "build_train_network"),
@@ -185,6 +189,7 @@ __all__ = [
     "MnistToMR",
     "Model",
     "ModelCheckpoint",
+    "MsDispatchMode",
     "OcclusionSensitivity",
     "OnRequestExit",
     "ParallelMode",
@@ -210,6 +215,7 @@ __all__ = [
     "Top5CategoricalAccuracy",
     "TopKCategoricalAccuracy",
     "amp",
+    "async_ckpt_thread_status",
     "auc",
     "bfloat16",
     "bool_",
@@ -290,6 +296,7 @@ __all__ = [
     "mint",
     "ms_class",
     "ms_function",
+    "ms_memory_recycle",
     "multiprocessing",
     "mutable",
     "names",
@@ -301,6 +308,7 @@ __all__ = [
     "pytype_to_dtype",
     "rearrange_inputs",
     "recompute",
+    "register_saved_tensors_hooks",
     "reset_algo_parameters",
     "reset_auto_parallel_context",
     "reset_max_memory_allocated",
@@ -310,6 +318,7 @@ __all__ = [
     "run_check",
     "safetensors_to_ckpt",
     "save_checkpoint",
+    "saved_tensors_hooks",
     "seed",
     "set_algo_parameters",
     "set_auto_parallel_context",

@@ -49,15 +49,17 @@ def _is_number(value, arg_type) -> bool:
 def _check_number(arg_value, value, rel, arg_type=int, arg_name=None, prim_name=None):
     """`arg_value` of `arg_type`, finite, and `arg_value rel value`."""
     subject = _subject(arg_name, prim_name)
-    if not _is_number(arg_value, arg_type):
+    if not isinstance(arg_value, arg_type):
         raise TypeError(f"{subject} must be {arg_type.__name__}, but got "
                         f"'{type(arg_value).__name__}'")
     if math.isinf(arg_value) or math.isnan(arg_value):
         raise ValueError(f"{subject} must be a legal value, but got '{arg_value}'.")
-    if not _holds(arg_value, value, rel):
-        raise ValueError(f"{subject} must be {arg_type.__name__} and must "
-                         f"{_BINARY.get(rel, ('',))[0]} {value}, but got '{arg_value}' with type "
-                         f"'{type(arg_value).__name__}'.")
+    is_bool = isinstance(arg_value, bool)  # an int to isinstance, refused after it as MindSpore
+    if is_bool or not _holds(arg_value, value, rel):
+        error = TypeError if is_bool else ValueError
+        raise error(f"{subject} must be {arg_type.__name__} and must "
+                    f"{_BINARY.get(rel, ('',))[0]} {value}, but got '{arg_value}' with type "
+                    f"'{type(arg_value).__name__}'.")
     return arg_value
 
 

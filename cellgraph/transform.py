@@ -8,6 +8,7 @@ Cell, a user function, a bound method's object) is freed, so are its graphs.
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import inspect
 import linecache
@@ -18,6 +19,7 @@ import weakref
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.pipeline import graph_name
 from cellgraph.compiler.pytree import Tree, count_leaves
+from cellgraph.compiler.saved_tensors import EAGER_REGIONS
 from cellgraph.compiler.scope import PACKAGE_DIRS
 from cellgraph.primitives.errors import (
     CellgraphError,
@@ -79,10 +81,17 @@ def graph_cache(fn, key: tuple, fallback) -> GraphCache:
     return cache
 
 
+def _context():
+    from cellgraph import context  # the API layer's settings, loaded by the time a call is made
+
+    return context
+
+
 # ----- the base class --------------------------------------------------------------------------
 
-# The transform compiling for a call from Python, and that call's line: errors in its arguments
-# have no graph statement to point at, so they point there. Per thread (a context variable).
+# The transform compiling for a call from Python, that call's line and the hooks regions on
+# saved tensors open around it: errors in its arguments have no graph statement to point at,
+# so they point there. Per thread (a context variable).
 _PYTHON_CALL: contextvars.ContextVar = contextvars.ContextVar("python_call", default=None)
 
 
@@ -113,27 +122,47 @@ class Transform:
         raise NotImplementedError
 
     def __call__(self, *args):
-        if current_builder() is not None:
-            return self.emit(*args)
+        builder = current_builder()
+        if builder is not None:
+            current = _PYTHON_CALL.get()
+            regions = current[2] if current is not None and self.top_level() else ()
+            if not regions:
+                return self.emit(*args)
+            with contextlib.ExitStack() as stack:  # saved tensors' hooks opened in Python
+                for hooks in regions:
+                    stack.enter_context(builder.saved_tensor_hooks(hooks))
+                return self.emit(*args)
         # a graph reads hooked inputs through the hooks there are now (none while tensor_hooks,
         # which registers them and sits above this module, is not loaded)
         hooks = sys.modules.get("cellgraph.tensor_hooks")
         key = hooks.hooks_key(args) if hooks is not None else ()
+        regions = self._saved_tensor_regions()
+        if regions:
+            key += ("saved_tensors",) + tuple(h.key for h in regions)
+        # hooks compile as MindSpore's mode has them (PyNative's run in Python, graph mode's in
+        # the graph): a graph is kept per mode
+        key += (_context().is_graph_mode(),)
         cache = graph_cache(self.fn, (type(self),) + self.cache_key() + key, self)
         out = run_compiled(cache, args)  # compiled for these Tensors: nothing to check
         if out is not STALE:
             return out
-        from cellgraph import context
-
         loc = caller_loc()
-        token = _PYTHON_CALL.set((self, loc))
+        token = _PYTHON_CALL.set((self, loc, regions))
         try:
             self.check_call(args)
-            return run_cached(cache, self, args, context.dump_dir(), self.__name__)
+            return run_cached(cache, self, args, _context().dump_dir(), self.__name__)
         except CellgraphError as e:
             raise e.with_loc(loc) from None
         finally:
             _PYTHON_CALL.reset(token)
+
+    @staticmethod
+    def _saved_tensor_regions() -> tuple:
+        """The hooks regions on saved tensors open in Python around this call (PyNative mode
+        only: MindSpore's graph mode does not see them)."""
+        if not EAGER_REGIONS.hooks:
+            return ()
+        return () if _context().is_graph_mode() else tuple(EAGER_REGIONS.hooks)
 
     def python_call_loc(self) -> SourceLoc | None:
         """The user's line while this transform compiles for a call from Python, else None."""

@@ -8,6 +8,9 @@ MindSpore's eager autograd tells apart (its values as MindSpore numbers them).
 `<save_graphs_path>/rank_<rank>/execute_order/comm_execute_order.csv`, the file
 `utils.runtime_execution_order_check` reads.
 
+`RuntimeConf.get_instance()` reads back the launch settings of `mindspore.runtime`
+(runtime/launch_settings.py).
+
 `security.enable_security()` says whether the build leaves out the debugging features (dump,
 summary); cellgraph's never does. `_random_normal`, `_random_uniform` and `_truncated_normal`
 fill a float32 NumPy array in place with MindSpore's random initial values from a seed (its
@@ -19,11 +22,12 @@ import enum
 import numpy as np
 
 from cellgraph.common._monad import IOMonad, UMonad
+from cellgraph.runtime.launch_settings import RuntimeConf
 from cellgraph.runtime.tensor import Tensor as TensorPy
 
 from . import security
 
-__all__ = ["CommExecOrderChecker", "CreationType", "IOMonad", "TensorPy", "UMonad", "_random_normal", "_random_uniform",
+__all__ = ["CommExecOrderChecker", "CreationType", "IOMonad", "RuntimeConf", "TensorPy", "UMonad", "_random_normal", "_random_uniform",
            "_truncated_normal", "security"]
 
 

@@ -33,6 +33,8 @@ _LAZY = {
     "generator": ("cellgraph.common.generator", None),
     "recompute": ("cellgraph.common.recompute", "recompute"),
     **{name: ("cellgraph.jit_decorators", name) for name in ("JitConfig", "lazy_inline")},
+    **{name: ("cellgraph.graph.api", name) for name in (
+        "ms_memory_recycle", "register_saved_tensors_hooks", "saved_tensors_hooks")},
 }
 
 
@@ -61,11 +63,14 @@ __all__ = [
     "manual_seed",
     "ms_class",
     "ms_function",
+    "ms_memory_recycle",
     "mutable",
     "np_dtype",
     "parameter",
     "pytype_to_dtype",
     "recompute",
+    "register_saved_tensors_hooks",
+    "saved_tensors_hooks",
     "set_seed",
     "string",
     "tensor",

@@ -97,7 +97,10 @@ EXPAND_RULES: dict[Primitive, Callable] = {}
 # How a structural node runs in the forward half of a VJP when it must record residuals for
 # its bprop (a loop stacks what its backward loop reads; an ops primitive declares its own
 # with `def_recording`): primitive ->
-# rule(*inputs, **params) -> (outputs, residuals); the bprop then gets `residuals=`.
+# rule(*inputs, **params) -> (outputs, residuals); the bprop then gets `residuals=`. A rule
+# marked `takes_active` also gets `active=`, whether each input has a gradient wanted; one with
+# a `before_backward(residuals, **params)` has the residuals it returns, in forward order,
+# before the backward pass begins.
 RECORDING_RULES: dict[Primitive, Callable] = {}
 
 # graph -> {keep_structural: its expansion}; held by the graph, freed with it
@@ -224,12 +227,21 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
             return replay(node, ins)
         params = {k: expand_grad(v) if isinstance(v, Graph) else v
                   for k, v in node.params.items()}
+        if getattr(record, "takes_active", False):  # which inputs have gradients wanted
+            params["active"] = tuple(isinstance(a, Var) and id(a) in active
+                                     for a in node.inputs)
         outs, residuals[id(node)] = record(*ins, **params)
         return list(outs)
 
     env = _replay_nodes(graph, args, mark_active, emit)
     builder = current_builder()
     outputs = [_read(env, o) for o in graph.outputs]
+
+    for node in graph.nodes:  # what a recording rule does with its residuals first
+        prepare = getattr(RECORDING_RULES.get(node.callee), "before_backward", None)
+        if prepare is not None and id(node) in residuals:
+            with builder.at(node.loc):
+                residuals[id(node)] = prepare(residuals[id(node)], **node.params)
 
     adjoint: dict[int, object] = {}
 

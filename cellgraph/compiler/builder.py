@@ -63,6 +63,9 @@ def _cast_dtypes() -> list:
 # first hook is registered; the tracer that stands for `value` in the graph being built, through
 # the value's hooks, so that a gradient with respect to it passes them. None: no hooks exist.
 read_through_hooks: Callable | None = None
+# the hooks region a function decorated with register_saved_tensors_hooks runs its body in
+# (a context manager), or None (graph/api.py sets it when loaded)
+function_saved_hooks: Callable | None = None
 # the Parameter forward hook of a Parameter or None (tensor_hooks.forward_hook_of, once a Cell
 # has registered one): construct reads `self.weight` as hook(weight)
 parameter_forward_hook: Callable | None = None
@@ -386,16 +389,30 @@ class Builder(Trace):
         # `bool(x)`): id(var) -> (x, the function over x's NumPy values), which `input_value`
         # follows to a value a top-level graph's caller passed
         self.derived_values: dict[int, tuple] = {}
+        # the hooks on saved tensors of the regions open here, innermost last
+        # (compiler/saved_tensors.py): the operations recorded go through the innermost's
+        self.saved_hooks: tuple = ()
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
     def active(self):
         self.outer = innermost(Builder)
+        if self.outer is not None:  # a graph built inside a hooks region is in it too
+            self.saved_hooks = self.outer.saved_hooks
         push_trace(self)
         try:
             yield self
         finally:
             pop_trace(self)
+
+    @contextlib.contextmanager
+    def saved_tensor_hooks(self, hooks):
+        """Record the operations of the block under `hooks` (compiler/saved_tensors.py)."""
+        saved, self.saved_hooks = self.saved_hooks, self.saved_hooks + (hooks,)
+        try:
+            yield
+        finally:
+            self.saved_hooks = saved
 
     @contextlib.contextmanager
     def at(self, loc: SourceLoc | None):
@@ -583,6 +600,10 @@ class Builder(Trace):
             a.aval.dtype.is_float and a.aval.dtype != cast_to) else a for a in args)
 
     def process(self, prim, args, params):
+        if self.saved_hooks:
+            hooked = self.saved_hooks[-1].emit(prim, args, params)
+            if hooked is not None:
+                return hooked
         atoms = []
         if prim is not cast_prim:
             args = self.read_operands(args)

@@ -259,6 +259,12 @@ class Interpreter:
         record_function(fn)
         scope = Scope(free, None, fn.__globals__)
         defaults = list(fn.__defaults__ or ())
+        region = _builder.function_saved_hooks(fn) if _builder.function_saved_hooks else None
+        if region is not None:  # register_saved_tensors_hooks: the body runs in its region
+            with region:
+                return Interpreter._run(node, info, scope, fn.__qualname__, args, kwargs,
+                                        defaults, dict(fn.__kwdefaults__ or {}),
+                                        tuple(map(id, cells)))
         # the closure cells tell apart functions made by one `def` over different free values
         return Interpreter._run(node, info, scope, fn.__qualname__, args, kwargs, defaults,
                                 dict(fn.__kwdefaults__ or {}), tuple(map(id, cells)))
@@ -502,6 +508,11 @@ class Interpreter:
         item = items[0]
         manager = self.eval(item.context_expr)
         kind = type(manager)
+        if getattr(kind, "_enters_while_parsing", False):
+            # a context manager of the compiler's own (saved_tensors_hooks): its methods run as
+            # Python while the block is parsed, and act on the graph being built
+            self._with_compile_time(node, items, item, manager)
+            return
         if not (is_jit_class(kind) or is_cell(manager)):
             # a TypeError, as MindSpore's (its documentation allows a Cell too)
             raise ArgumentError(f"`with` in graph mode takes an object of a class decorated "
@@ -524,6 +535,15 @@ class Interpreter:
             Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
             raise
         Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
+
+    def _with_compile_time(self, node, items, item, manager):
+        entered = self.at_node(item.context_expr, manager.__enter__)
+        try:
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, entered)
+            self._with_items(node, items[1:])
+        finally:
+            manager.__exit__(None, None, None)
 
     def stmt_Raise(self, node):
         self._check_exception_type(node.exc)

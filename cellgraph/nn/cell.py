@@ -38,6 +38,7 @@ from cellgraph.runtime.executor import STALE, GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import hooks
+from .cell_primitives import CellPrimitives
 from .cell_state import CellState
 
 _settings = context._state  # (one dict, updated in place by set_context)
@@ -185,7 +186,7 @@ class StepLock:
         return StepLock()
 
 
-class Cell(CellState):
+class Cell(CellState, CellPrimitives):
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True
@@ -198,6 +199,9 @@ class Cell(CellState):
     _backward_hooks = None
     _call_version = None
     _step_lock = None  # a StepLock in training Cells: their calls run one at a time
+    # register_saved_tensors_hooks: the hooks on the tensors construct's operations save
+    _saved_tensors_pack_hook = None
+    _saved_tensors_unpack_hook = None
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
@@ -411,6 +415,16 @@ class Cell(CellState):
         return _in_precision(amp_types, args, lambda a: self._construct_call(a, kwargs))
 
     def _construct_call(self, args, kwargs):
+        record_guard(self, "_saved_tensors_pack_hook", self._saved_tensors_pack_hook)
+        record_guard(self, "_saved_tensors_unpack_hook", self._saved_tensors_unpack_hook)
+        if self._saved_tensors_pack_hook is None:
+            return self._run_construct(args, kwargs)
+        from cellgraph.graph.api import cell_region
+
+        with cell_region(self._saved_tensors_pack_hook, self._saved_tensors_unpack_hook):
+            return self._run_construct(args, kwargs)
+
+    def _run_construct(self, args, kwargs):
         construct = _construct_function(self)
         if not is_user_function(construct):
             # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
@@ -541,6 +555,14 @@ class Cell(CellState):
         inputs have been computed in a backward pass; a non-None result (a tuple) replaces
         them."""
         return hooks.register(self, "_backward_hooks", hook_fn)
+
+    @jit_forbidden_register
+    def register_saved_tensors_hooks(self, pack_hook, unpack_hook):
+        """The tensors construct's operations save for the backward pass go through
+        `pack_hook` and come back through `unpack_hook` (mindspore.saved_tensors_hooks), in
+        PyNative and in graph mode."""
+        object.__setattr__(self, "_saved_tensors_pack_hook", pack_hook)
+        object.__setattr__(self, "_saved_tensors_unpack_hook", unpack_hook)
 
     def register_parameter_forward_hook(self, hook):
         """Graphs read Parameters through forward hooks: `hook` a callable (every Parameter of

@@ -12,6 +12,7 @@ so the next call recompiles with the new hooks.
 from __future__ import annotations
 
 import itertools
+import weakref
 
 import numpy as np
 
@@ -38,15 +39,23 @@ def set_call_state(cell, name: str, value) -> None:
 
 
 class HookHandle:
-    """Returned by register_*_hook; `remove()` takes the hook off its Cell."""
+    """Returned by register_*_hook; `remove()` takes the hook off its Cell. `handle_id` numbers
+    the handles in the order they were made, as MindSpore's; the Cell is held weakly."""
 
     def __init__(self, cell, table: str, key: int):
-        self.cell, self.table, self.key = cell, table, key
+        self._cell, self.table, self.key = weakref.ref(cell), table, key
+
+    @property
+    def handle_id(self) -> int:
+        return self.key
 
     def remove(self) -> None:
-        hooks = dict(getattr(self.cell, self.table) or {})
+        cell = self._cell()
+        if cell is None:  # the Cell is gone, and its hooks with it
+            return
+        hooks = dict(getattr(cell, self.table) or {})
         hooks.pop(self.key, None)
-        set_call_state(self.cell, self.table, hooks or None)
+        set_call_state(cell, self.table, hooks or None)
 
 
 class _Hook(tuple):

@@ -77,6 +77,7 @@ from .primitive import (  # noqa: F401
     Primitive,
     PrimitiveWithCheck,
     PrimitiveWithInfer,
+    prim_arg_register,
     prim_attr_register,
 )
 
@@ -141,6 +142,7 @@ from .op_info_register import (  # noqa: F401  (the registration builders ops.Cu
 )
 from .operations.debug_ops import Print  # noqa: F401
 from .primitive import constexpr  # noqa: F401
+from .vm_impl_registry import get_vm_impl_fn, vm_impl_registry  # noqa: F401
 
 # the Tensor methods that are functional ops of the same name, now that ops has them all
 tensor_method.install_functional_methods(_TensorMethods)

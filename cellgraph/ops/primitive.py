@@ -27,7 +27,7 @@ from cellgraph.transform import user_loc
 from .primitive_class import PrimitiveClass, UserData
 
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
-           "prim_attr_register"]
+           "prim_arg_register", "prim_attr_register"]
 
 class _ConstexprFunction:
     """A function run at compile time on constant arguments (never parsed into the graph)."""
@@ -118,6 +118,13 @@ class Primitive(UserData, metaclass=_PrimitiveType):
 
     def add_prim_attr(self, name, value):
         """Set attribute `name`: in `attrs`, and readable as `self.<name>` (as in MindSpore)."""
+        self.__dict__[name] = value
+        self.attrs[name] = value
+        return self
+
+    def _set_prim_arg(self, name, value):
+        """Set an initialization argument (MindSpore's, apart from `add_prim_attr` in that its
+        back end is not told of it; cellgraph's has nothing to tell)."""
         self.__dict__[name] = value
         self.attrs[name] = value
         return self
@@ -223,14 +230,13 @@ def _python_call(call):
     return run
 
 
-class BpropRegistry(collections.UserDict):
-    """MindSpore's registry of Python bprops for primitives (`bprop_getters` of
-    `ops._grad_experimental.grad_base`): `@bprop_getters.register(PrimClass)` (or a primitive's
-    name) over `get(prim) -> bprop(*inputs, out, dout)`, read back by `get(prim)` and
-    `get_bprop_fn(prim)`. MindSpore consults it for the operators of its C++ back ends; a
-    Primitive subclass with a Python `__call__` is differentiated through that `__call__`, in
-    MindSpore 2.10 (PyNative; its graph mode cannot run one on CPU) as here, whatever is
-    registered for it. cellgraph's own operators keep their declared derivatives."""
+class PrimitiveRegistry(collections.UserDict):
+    """A table of functions for primitives, as MindSpore's registries keep them:
+    `@registry.register(PrimClass)` files `fn` under the class (and its name),
+    `@registry.register("Name")` under a primitive's name; `get(prim)` finds a Primitive's by
+    its class, then by its name, and a name's by the name."""
+
+    label = "registry"
 
     def register(self, prim):
         def deco(fn):
@@ -240,7 +246,7 @@ class BpropRegistry(collections.UserDict):
                 self[id(prim)] = fn
                 self[prim.__name__] = fn
             else:
-                raise DTypeError(f"bprop_getters.register: expected a Primitive subclass or a "
+                raise DTypeError(f"{self.label}.register: expected a Primitive subclass or a "
                                  f"primitive's name, got {type(prim).__name__}")
             return fn
 
@@ -253,6 +259,18 @@ class BpropRegistry(collections.UserDict):
             found = self.data.get(id(type(prim_obj)))
             return found if found is not None else self.data.get(prim_obj.name, default)
         return default
+
+
+class BpropRegistry(PrimitiveRegistry):
+    """MindSpore's registry of Python bprops for primitives (`bprop_getters` of
+    `ops._grad_experimental.grad_base`): `@bprop_getters.register(PrimClass)` (or a primitive's
+    name) over `get(prim) -> bprop(*inputs, out, dout)`, read back by `get(prim)` and
+    `get_bprop_fn(prim)`. MindSpore consults it for the operators of its C++ back ends; a
+    Primitive subclass with a Python `__call__` is differentiated through that `__call__`, in
+    MindSpore 2.10 (PyNative; its graph mode cannot run one on CPU) as here, whatever is
+    registered for it. cellgraph's own operators keep their declared derivatives."""
+
+    label = "bprop_getters"
 
 
 bprop_getters = BpropRegistry()
@@ -309,22 +327,47 @@ class PrimitiveWithCheck(Primitive):
         super().__init__(name)
 
 
-def prim_attr_register(fn):
-    """Decorator on a primitive's `__init__`: its arguments become the primitive's attributes."""
+def _registering_init(fn, set_argument, substitute_plain: bool):
+    """`fn` (a primitive's `__init__`) run after the primitive is named and each argument of
+    the call, defaults filled in, is set with `set_argument(self, name, value)` and recorded in
+    `init_attrs`. The name is the class's `substitute_name` where it has one (for a plain
+    Primitive only with `substitute_plain`, as MindSpore's two decorators differ), else the
+    class's name."""
     signature = inspect.signature(fn)
 
     @functools.wraps(fn)
     def init(self, *args, **kwargs):
+        cls = type(self)
+        name = cls.__name__
+        if hasattr(cls, "substitute_name") and (
+                substitute_plain or isinstance(self, (PrimitiveWithInfer, PrimitiveWithCheck))):
+            name = cls.substitute_name
+        Primitive.__init__(self, name)
         bound = signature.bind(self, *args, **kwargs)
         bound.apply_defaults()
-        Primitive.__init__(self, type(self).__name__)
         del self.init_attrs["name"]
-        for name, value in list(bound.arguments.items())[1:]:
-            self.add_prim_attr(name, value)
-            self.init_attrs[name] = value
+        for arg_name, value in list(bound.arguments.items())[1:]:
+            set_argument(self, arg_name, value)
+            self.init_attrs[arg_name] = value
         return fn(self, *args, **kwargs)
 
     return init
+
+
+def prim_attr_register(fn):
+    """Decorator on a primitive's `__init__`: its arguments become the primitive's attributes."""
+    init = _registering_init(fn, lambda prim, name, value: prim.add_prim_attr(name, value),
+                             substitute_plain=True)
+    init.decorated_func = fn
+    return init
+
+
+def prim_arg_register(fn):
+    """Decorator on a built-in primitive's `__init__`: its arguments become the primitive's
+    initialization arguments (in `attrs` and as attributes, as `prim_attr_register` sets them),
+    and the primitive is named after its class."""
+    return _registering_init(fn, lambda prim, name, value: prim._set_prim_arg(name, value),
+                             substitute_plain=False)
 
 
 def _primexpr(fn=None, get_instance=True, name=None, reuse_result=True):

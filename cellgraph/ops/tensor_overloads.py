@@ -766,9 +766,40 @@ def new_full(self, size, fill_value, *, dtype=None):
 
 
 def new_empty(self, size, *, dtype=None, device=None):
-    """A Tensor of shape `size` (its values unspecified: zeros here), self's dtype by default."""
-    return _ops().zeros(tuple(size) if isinstance(size, (tuple, list)) else (size,),
-                        dtype or self.dtype)
+    """A Tensor of shape `size` (an int, or a tuple or list of ints) whose values are left
+    unspecified (zeros here), in self's dtype by default, on `device`: the CPU ("CPU" or "cpu",
+    in PyNative) or where set_device put the program (None). MindSpore's errors: Ascend ("npu")
+    is not available here, and other names are no device of its."""
+    def is_int(value):
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if isinstance(size, (tuple, list)):
+        if not all(is_int(d) for d in size):
+            raise DTypeError(f"new_empty(): argument 'size' (position 1) must be tuple of int "
+                             f"but found type of {type(size).__name__} at pos "
+                             f"{next(i for i, d in enumerate(size) if not is_int(d))}.")
+        shape = tuple(size)
+    elif is_int(size):
+        shape = (size,)
+    else:
+        raise DTypeError(f"new_empty(): argument 'size' (position 1) must be tuple of int, not "
+                         f"{type(size).__name__}.")
+    if dtype is not None and not isinstance(dtype, dt.DType):
+        raise DTypeError(f"new_empty(): argument 'dtype' must be mstype but got "
+                         f"{type(dtype).__name__}.")
+    if device is not None:
+        if not isinstance(device, str):
+            raise DTypeError(f"new_empty(): argument 'device' must be string but got "
+                             f"{type(device).__name__}.")
+        if device in ("Ascend", "npu"):
+            raise RuntimeError(f"new_empty: device {device!r} (Ascend) is not available: "
+                               f"cellgraph runs on the CPU or a GPU backend")
+        if device not in ("CPU", "cpu"):
+            raise ArgumentValueError(f"Failed to convert the value \"{device}\" of input "
+                                     f"'device' of 'new_empty' to enum.")
+        if current_builder() is not None:
+            raise RuntimeError("NewEmpty kbk mode support ['Ascend', 'npu'] for device")
+    return _ops().zeros(shape, dtype or self.dtype)
 
 
 def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):

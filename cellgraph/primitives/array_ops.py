@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtype as dt
+from . import strides
 from .batching import (
     batch_size,
     batched_front,
@@ -163,6 +164,11 @@ squeeze = Primitive("squeeze", _squeeze_type)
 cast = Primitive("cast", lambda x, dtype: TensorType(x.shape, dtype), complex_bprop=True)
 getitem = Primitive("getitem", _getitem_type, label="GetItem")
 getitem_grad = Primitive("getitem_grad", _getitem_grad_type)
+for _prim, _view in ((reshape, strides.reshape_view), (transpose, strides.transpose_view),
+                     (broadcast_to, strides.broadcast_to_view),
+                     (expand_dims, strides.expand_dims_view), (squeeze, strides.squeeze_view),
+                     (getitem, strides.getitem_view)):
+    _prim.def_view(_view)
 gather = Primitive("gather", _gather_type)
 gather_grad = Primitive("gather_grad", _gather_grad_type)
 concat = Primitive("concat", _concat_type, promote=SAME)

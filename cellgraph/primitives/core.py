@@ -258,6 +258,7 @@ class Primitive:
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.narrow_rule: Callable | None = None
+        self.view_rule: Callable | None = None
         self.recording_rule: Callable | None = None
         self.nondifferentiable = nondifferentiable
         self.multiple_results = multiple_results
@@ -329,6 +330,14 @@ class Primitive:
         forward half of a VJP when its bprop reads what the forward pass finds anyway (max
         pooling's argmax); the bprop then gets `residuals=` (None where it runs without)."""
         self.recording_rule = rule
+        return rule
+
+    def def_view(self, rule: Callable) -> Callable:
+        """For an operation MindSpore's PyNative runs as a view of its first operand (transpose,
+        basic indexing, split, ...): rule((strides, offset), in_shape, out_shapes, **params)
+        -> the (strides, offset) of each result over the operand's memory, in elements, or
+        None where MindSpore copies (primitives/strides.py)."""
+        self.view_rule = rule
         return rule
 
     def def_narrow(self, rule: Callable) -> Callable:

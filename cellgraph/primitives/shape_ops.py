@@ -25,6 +25,7 @@ from .core import (
 )
 from .errors import DTypeError, ShapeError
 from .math_ops import add
+from .strides import split_view
 
 # ----- bias_add --------------------------------------------------------------------------------
 
@@ -128,6 +129,7 @@ def _split_type(x: TensorType, axis: int, sizes: tuple) -> tuple:
 
 
 split = Primitive("split", _split_type, label="Split", multiple_results=True)
+split.def_view(split_view)
 
 
 @split.def_bprop

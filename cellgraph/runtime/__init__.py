@@ -5,4 +5,5 @@ from . import (
     rng,  # noqa: F401  (the global generator and the random kernels)
 )
 from .device_api import *
+from .launch_settings import *
 from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

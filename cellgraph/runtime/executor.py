@@ -40,6 +40,7 @@ import functools
 import math
 import threading
 import types
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -410,6 +411,8 @@ class _CompileOnCall:
 # Specialisations kept per callable: a program that calls one Cell with ever new shapes keeps
 # the most recently used CACHE_SIZE graphs, not all of them.
 CACHE_SIZE = 64
+# every GraphCache alive (jit functions', Cells', the transforms'), for clear_all_caches
+_ALL_CACHES: weakref.WeakSet = weakref.WeakSet()
 
 
 class GraphCache:
@@ -423,6 +426,7 @@ class GraphCache:
 
     def __init__(self, size: int = CACHE_SIZE, graph_print: bool = False):
         self.size, self.graph_print = size, graph_print
+        _ALL_CACHES.add(self)
         self.entries: OrderedDict = OrderedDict()  # (backend name, signature) -> Executable
         self.flat: dict = {}  # flat_key(args) -> Executable, for all-Tensor calls
         self.last: Executable | None = None  # the last all-Tensor call's: tried first
@@ -606,3 +610,8 @@ def run_compiled(cache: GraphCache, args: tuple):
                 return out
     return STALE
 
+
+def clear_all_caches() -> None:
+    """Drop the compiled graphs of every callable (each compiles again at its next call)."""
+    for cache in list(_ALL_CACHES):
+        cache.clear()

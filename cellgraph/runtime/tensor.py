@@ -17,6 +17,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.primitives.strides import contiguous_strides, is_contiguous
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .backend import get_backend
@@ -103,7 +104,9 @@ class Tensor(TensorMethods):
     # operator to the graph
     __array_priority__ = -1000000.0
 
-    __slots__ = ("__weakref__", "_data", "_dtype")
+    # _layout: (strides, offset) of the view MindSpore's PyNative would make this Tensor as
+    # (primitives/strides.py); unset or None: a fresh, contiguous Tensor
+    __slots__ = ("__weakref__", "_data", "_dtype", "_layout")
     _is_tensor_class = True
 
     def __getattr__(self, name: str):
@@ -150,6 +153,11 @@ class Tensor(TensorMethods):
         if input_data is None and shape is not None:
             input_data = np.zeros(shape, (dt.as_dtype(dtype) if dtype else dt.float32).np)
         if isinstance(input_data, Tensor):
+            if (dtype is None or dt.as_dtype(dtype) == input_data.dtype) and \
+                    not isinstance(self, Parameter):
+                # the same elements in the same dtype: MindSpore's view of them, layout and
+                # all (a Parameter holds its own)
+                self._layout = getattr(input_data, "_layout", None)
             input_data = input_data.asnumpy()
         if input_data is None:
             raise DTypeError("Tensor: expected data (a list, NumPy array or number), got None")
@@ -363,6 +371,31 @@ class Tensor(TensorMethods):
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
 
+    # -- the layout of MindSpore's views (primitives/strides.py) -----------------------------
+    def _view_layout(self) -> tuple:
+        layout = getattr(self, "_layout", None)
+        return layout if layout is not None else (contiguous_strides(self.shape), 0)
+
+    def is_contiguous(self) -> bool:
+        """Whether the elements lie row-major without gaps: False for what MindSpore makes as
+        a strided view (a transpose, a narrow or slice of an inner axis, a broadcast)."""
+        strides, _ = self._view_layout()
+        return is_contiguous(self.shape, strides)
+
+    def stride(self, dim=None):
+        """The steps, in elements, between neighbours along each axis (those of the view
+        MindSpore makes the Tensor as): a list, or along `dim` an int."""
+        strides = list(self._view_layout()[0])
+        return strides if dim is None else strides[dim]
+
+    def storage_offset(self) -> int:
+        """Where the elements start in the memory of the Tensor this one is a view of."""
+        return self._view_layout()[1]
+
+    def contiguous(self) -> Tensor:
+        """This Tensor if contiguous, else a contiguous copy of it."""
+        return self if self.is_contiguous() else self.copy()
+
     def clone(self) -> Tensor:
         return self.copy()
 
@@ -371,6 +404,12 @@ class Tensor(TensorMethods):
         src = value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
         self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
         return self
+
+    def flush_from_cache(self) -> None:
+        """Write back what a device cache holds of this Tensor (MindSpore's embedding cache,
+        a Parameter's `cache_enable` in parameter-server training). cellgraph keeps no such
+        cache: a Tensor's data is whole where it lives, so, as MindSpore does for a Tensor
+        without a cache, nothing is written and None is returned."""
 
     def data_ptr(self) -> int:
         """The address of the first element of this Tensor's data on its device."""

@@ -1,10 +1,12 @@
 """cellgraph.train: Model, callbacks, metrics, loss-scale managers and checkpoints."""
 from . import amp, callback, dataset_helper, loss_scale_manager, metrics, summary  # noqa: F401  (the submodule paths)
+from .async_save import async_ckpt_thread_status
 from .callback import (
     BackupAndRestore,
     Callback,
     CheckpointConfig,
     EarlyStopping,
+    FlopsUtilizationCollector,
     History,
     LambdaCallback,
     LearningRateScheduler,
@@ -74,6 +76,7 @@ __all__ = [
     "EarlyStopping",
     "Fbeta",
     "FixedLossScaleManager",
+    "FlopsUtilizationCollector",
     "HausdorffDistance",
     "History",
     "LambdaCallback",
@@ -100,6 +103,7 @@ __all__ = [
     "Top5CategoricalAccuracy",
     "TopKCategoricalAccuracy",
     "TrainFaultTolerance",
+    "async_ckpt_thread_status",
     "auc",
     "ckpt_to_safetensors",
     "data_sink",

@@ -26,6 +26,7 @@ from cellgraph.runtime.tensor import Parameter, Tensor, cast_to_dtype
 
 from . import checkpoint_crypto, safetensors
 from . import checkpoint_proto as proto
+from .async_save import check_async_save, start_async_save
 from .checkpoint_file import (
     CheckpointError,
     entry_array,
@@ -150,16 +151,13 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     format="safetensors", as safetensors. With `integrated_save` (the default), a parameter
     each rank holds a slice of (semi-auto parallel) is saved whole, gathered from the ranks
     (every rank must call save_checkpoint then); without it, each rank saves its slice.
-    `async_save` is accepted and changes nothing (the save is synchronous), nor do the
-    keywords `incremental` (MapParameters, which cellgraph has not) and `global_step_num`
-    (AITurbo)."""
+    With `async_save` (True, "thread" or "process") the values are read now and the file is
+    written in the background (train/async_save.py). The keywords `incremental`
+    (MapParameters, which cellgraph has not) and `global_step_num` (AITurbo) change nothing."""
     api = "save_checkpoint"
     path = _save_path(ckpt_file_name, format, api)
     _check_bool(integrated_save, "integrated_save", api)
-    if not isinstance(async_save, (bool, str)) or isinstance(async_save, str) and \
-            async_save not in ("process", "thread"):
-        raise DTypeError(f"{api}: `async_save` must be a bool, 'process' or 'thread', got "
-                         f"{async_save!r}")
+    check_async_save(async_save)
     append_dict = _check_append_dict(append_dict, api)
     if enc_key is not None and not isinstance(enc_key, bytes):
         raise DTypeError(f"{api}: `enc_key` must be bytes or None, got {type(enc_key).__name__}")
@@ -202,9 +200,13 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     if not writes_checkpoints():
         return
     if format == "safetensors":
-        _write_safetensors(path, entries, crc_check, remove_redundancy)
+        write, options = _write_safetensors, (crc_check, remove_redundancy)
     else:
-        _write_ckpt(path, entries, crc_check, enc_key, enc_mode)
+        write, options = _write_ckpt, (crc_check, enc_key, enc_mode)
+    if async_save:  # the bytes as they are now; training goes on changing the parameters
+        start_async_save(async_save, write, path, list(entries), *options)
+    else:
+        write(path, entries, *options)
 
 
 def _save_path(ckpt_file_name, format, api: str) -> str:

@@ -146,7 +146,7 @@ def test_a_compiled_graph_sees_hooks_and_precision_changed_on_an_inner_cell():
     np.testing.assert_allclose(net(x).asnumpy(), [11.0, 21.0])
     handle.remove()
     np.testing.assert_allclose(net(x).asnumpy(), [2.0, 3.0])
-    net.inner._forward_hooks = dict(handle.cell._forward_hooks or {}, k=(
+    net.inner._forward_hooks = dict(net.inner._forward_hooks or {}, k=(
         lambda cell, args, out: out * 3, False, False))
     np.testing.assert_allclose(net(x).asnumpy(), [4.0, 7.0])
     net.inner._forward_hooks = None
@@ -205,3 +205,17 @@ def test_parameter_forward_hooks_as_mindspore():
                        TypeError), (3, TypeError), ([{"params": [], "hook": 1}], TypeError)):
         with pytest.raises(error):
             net.register_parameter_forward_hook(bad)
+
+
+def test_hook_handles_number_themselves_and_hold_the_cell_weakly():
+    """MindSpore's HookHandle.handle_id counts the handles made; removing a hook of a Cell that
+    is gone does nothing."""
+    import gc
+
+    net = nn.Dense(2, 2)
+    first = net.register_forward_hook(lambda cell, args, out: out)
+    second = net.register_forward_pre_hook(lambda cell, args: None)
+    assert second.handle_id > first.handle_id
+    del net
+    gc.collect()
+    first.remove()

@@ -26,6 +26,10 @@ def test_int_and_float_checks():
                 check(bad_value)
     with pytest.raises(ValueError, match=r"For 'Op', the 'n' must be int and must > 0"):
         validator.check_positive_int(0, "n", "Op")
+    # a bool passes MindSpore's isinstance test and fails the next, with its longer sentence
+    with pytest.raises(TypeError, match=r"^The 'threads_num' must be int and must > 0, but got "
+                                        r"'True' with type 'bool'\.$"):
+        validator.check_positive_int(True, "threads_num")
 
 
 def test_range_type_and_string_checks():

@@ -89,3 +89,51 @@ def test_augmented_assignment_methods_give_new_tensors():
     np.testing.assert_array_equal(a.asnumpy(), [0, 1])
     with pytest.raises(TypeError, match="For 'mm', the 'mat2' must be a Tensor"):
         Tensor(X).mm(3)
+
+
+def test_new_empty_arguments_as_mindspore():
+    """Tensor.new_empty's size, dtype and device, with MindSpore 2.10's errors (types,
+    messages), its CPU names for the device and its refusal of a device inside a graph."""
+    x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]))
+    for size in ((2, 3), [2, 3]):
+        y = x.new_empty(size)
+        assert y.shape == (2, 3) and y.dtype == cg.int64
+    assert x.new_empty(3).shape == (3,)
+    assert x.new_empty((2, 3), dtype=cg.float16, device="CPU").dtype == cg.float16
+    assert x.new_empty((2,), device="cpu").shape == (2,)
+    for size, message in (((2.0, 3), "must be tuple of int but found type of tuple at pos 0"),
+                          ((True, 2), "must be tuple of int but found type of tuple at pos 0"),
+                          ("a", "must be tuple of int, not str"),
+                          (True, "must be tuple of int, not bool"),
+                          (Tensor([2, 3]), "must be tuple of int, not Tensor")):
+        with pytest.raises(TypeError, match=message):
+            x.new_empty(size)
+    with pytest.raises(TypeError, match="argument 'dtype' must be mstype but got str"):
+        x.new_empty((2, 3), dtype="float32")
+    with pytest.raises(TypeError, match="argument 'device' must be string but got int"):
+        x.new_empty((2, 3), device=1)
+    with pytest.raises(ValueError, match='Failed to convert the value "GPU" of input'):
+        x.new_empty((2, 3), device="GPU")
+    with pytest.raises(RuntimeError, match="Ascend"):
+        x.new_empty((2, 3), device="npu")
+
+    @cg.jit
+    def in_graph(t):
+        return t.new_empty((2, 3), dtype=cg.float32) * 0
+
+    np.testing.assert_array_equal(in_graph(x).asnumpy(), np.zeros((2, 3), np.float32))
+
+    @cg.jit
+    def on_cpu(t):
+        return t.new_empty((2, 3), device="CPU") * 0
+
+    with pytest.raises(RuntimeError, match=r"NewEmpty kbk mode support \['Ascend', 'npu'\]"):
+        on_cpu(x)
+
+
+def test_flush_from_cache_returns_none():
+    """No Tensor here has a device cache: nothing is written back, None returned (MindSpore
+    2.10's example prints None)."""
+    x = Tensor(X)
+    assert x.flush_from_cache() is None
+    np.testing.assert_array_equal(x.asnumpy(), X)

@@ -6,7 +6,13 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn, ops
-from cellgraph.ops import Primitive, PrimitiveWithInfer, prim_attr_register
+from cellgraph.ops import (
+    Primitive,
+    PrimitiveWithCheck,
+    PrimitiveWithInfer,
+    prim_arg_register,
+    prim_attr_register,
+)
 
 X = np.array([1.0, -2.0, 3.0], np.float32)
 
@@ -168,3 +174,52 @@ def test_a_subclass_naming_the_shift_kernel_runs_it(mode, periods, axis, fill, r
         np.testing.assert_array_equal(np.isnan(nan), out == fill)
     finally:
         cellgraph.set_context(mode=cellgraph.GRAPH_MODE)
+
+
+# ----- the registering decorators, as MindSpore 2.10 names and fills the primitive ----------------
+
+class CheckedMatMul(PrimitiveWithCheck):
+    @prim_arg_register
+    def __init__(self, transpose_a=False, transpose_b=False):
+        self.init_prim_io_names(inputs=["x1", "x2"], outputs=["output"])
+
+
+def test_prim_arg_register_sets_the_arguments():
+    matmul = CheckedMatMul(transpose_b=True)
+    assert matmul.name == "CheckedMatMul"
+    assert matmul.transpose_b is True
+    assert matmul.attrs == {"transpose_a": False, "transpose_b": True,
+                            "input_names": ["x1", "x2"], "output_names": ["output"]}
+    assert matmul.init_attrs == {"transpose_a": False, "transpose_b": True}
+    assert repr(matmul) == "Prim[CheckedMatMul]<transpose_a=False, transpose_b=True>"
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        CheckedMatMul(1, 2, 3)
+
+
+def test_substitute_name():
+    """prim_attr_register names any primitive by its class's substitute_name; prim_arg_register
+    only a PrimitiveWithInfer or PrimitiveWithCheck (MindSpore 2.10: P1, Sub2, Sub3)."""
+    class P1(Primitive):
+        substitute_name = "Sub1"
+
+        @prim_arg_register
+        def __init__(self, a=1):
+            pass
+
+    class P2(Primitive):
+        substitute_name = "Sub2"
+
+        @prim_attr_register
+        def __init__(self, a=1):
+            pass
+
+    class P3(PrimitiveWithInfer):
+        substitute_name = "Sub3"
+
+        @prim_arg_register
+        def __init__(self, a=1):
+            pass
+
+    assert [repr(c(a=5)) for c in (P1, P2, P3)] == ["Prim[P1]<a=5>", "Prim[Sub2]<a=5>",
+                                                   "Prim[Sub3]<a=5>"]
+    assert P2.__init__.decorated_func.__name__ == "__init__"

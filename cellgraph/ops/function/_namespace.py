@@ -70,6 +70,7 @@ from cellgraph.forward import jvp, linearize, vjp  # noqa: F401
 from cellgraph.ops import composite as _composite
 from cellgraph.ops import custom_ops as _custom_ops
 from cellgraph.ops import primitive as _primitive
+from cellgraph.ops import vm_impl_registry as _vm_impl_registry
 from cellgraph.primitives import core as _core
 from cellgraph.primitives import exports as _exports
 from cellgraph.primitives import floor_division as _floor_division
@@ -143,7 +144,8 @@ SOURCES = (
     (_random_ops,
      ("Randperm", "UniformReal", "rand", "rand_like", "randperm", "shuffle")),
     (_primitive,
-     ("Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "prim_attr_register")),
+     ("Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "prim_arg_register",
+      "prim_attr_register")),
     (_autograd, ("GradOperation", "get_grad")),
     (_apply_ops, None),
     (_sparse_apply_ops, None),
@@ -156,6 +158,7 @@ SOURCES = (
     (_inplace_func, tuple(_inplace_func.OPS_FUNCTIONS)),
     (_array_func_attributes, ("identity", "shape")),
     (_primitive, ("constexpr",)),
+    (_vm_impl_registry, ("get_vm_impl_fn", "vm_impl_registry")),
     (_other_func, ("mixed_precision_cast", "switch_layer", "tuple_div", "tuple_len",
                    "typeof")),
 )

@@ -5,6 +5,7 @@ from ._callback import checkpoint_cb_for_save_op as _checkpoint_cb_for_save_op  
 from ._callback import set_cur_net as _set_cur_net  # noqa: F401
 from ._checkpoint import CheckpointConfig, ModelCheckpoint
 from ._checkpoint import CheckpointManager as _CheckpointManager  # noqa: F401
+from ._flops_collector import FlopsUtilizationCollector
 from ._lr_callbacks import LearningRateScheduler, ReduceLROnPlateau
 from ._monitors import EarlyStopping, History, LambdaCallback, LossMonitor, TimeMonitor
 from ._on_request_exit import OnRequestExit
@@ -15,6 +16,6 @@ _InternalCallbackParam = CallbackParams
 _CallbackManager = CallbackManager
 
 __all__ = ["BackupAndRestore", "Callback", "CallbackParams", "CheckpointConfig", "EarlyStopping",
-           "History", "LambdaCallback", "LearningRateScheduler", "LossMonitor", "ModelCheckpoint",
+           "FlopsUtilizationCollector", "History", "LambdaCallback", "LearningRateScheduler", "LossMonitor", "ModelCheckpoint",
            "OnRequestExit", "ReduceLROnPlateau", "RunContext", "TimeMonitor",
            "TrainFaultTolerance"]

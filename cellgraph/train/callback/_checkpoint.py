@@ -13,6 +13,7 @@ from cellgraph.train import resume
 from cellgraph.train.serialization import save_checkpoint, writes_checkpoints
 
 from .._utils import _make_directory
+from ..async_save import check_async_save, wait_async_save
 from ._callback import Callback
 
 __all__ = ["CheckpointConfig", "ModelCheckpoint"]
@@ -56,7 +57,7 @@ class CheckpointConfig:
         self.save_checkpoint_seconds = None if steps else seconds
         self.keep_checkpoint_max = keep_max if keep_max or per_minutes else 1
         self.keep_checkpoint_per_n_minutes = None if keep_max else per_minutes
-        self.integrated_save, self.async_save = integrated_save, async_save
+        self.integrated_save, self.async_save = integrated_save, check_async_save(async_save)
         # what the file holds and how it is written: handed to save_checkpoint as is
         self.enc_key, self.enc_mode, self.crc_check = enc_key, enc_mode, crc_check
         if format not in ("ckpt", "safetensors"):
@@ -173,6 +174,7 @@ class ModelCheckpoint(Callback):
         cb_params = run_context.original_args()
         if cb_params.cur_step_num != self._last_step:
             self._save(cb_params)
+        wait_async_save(self._config.async_save)
 
     def _save(self, cb_params):
         if self._prefix_func is not None:
@@ -191,9 +193,11 @@ class ModelCheckpoint(Callback):
         path = os.path.join(self._directory, name)
         network = self._config.saved_network or cb_params.train_network
         config = self._config
-        save_checkpoint(network, path, append_dict=self._append_dict(cb_params),
-                        enc_key=config.enc_key, enc_mode=config.enc_mode,
-                        crc_check=config.crc_check, format=config.format)
+        wait_async_save(config.async_save)  # the previous file is whole before it may go
+        save_checkpoint(network, path, async_save=config.async_save,
+                        append_dict=self._append_dict(cb_params), enc_key=config.enc_key,
+                        enc_mode=config.enc_mode, crc_check=config.crc_check,
+                        format=config.format)
         self._last_step, self._last_time, self._latest = cb_params.cur_step_num, \
             time.monotonic(), path
         if path in self._saved:

@@ -61,3 +61,27 @@ def test_a_python_call_is_differentiated_through_its_body():
     finally:
         bprop_getters.pop(id(Double), None)
         bprop_getters.pop("Double", None)
+
+
+def test_vm_impl_registry():
+    """ops.vm_impl_registry and get_vm_impl_fn, as MindSpore's example runs them (it prints
+    <class 'float'>): the getter gets what it was looked up by."""
+    from cellgraph.ops import get_vm_impl_fn, vm_impl_registry
+
+    @vm_impl_registry.register("Type")
+    def vm_impl_dtype(self):
+        def vm_impl(x):
+            return (self, type(x))
+        return vm_impl
+
+    assert get_vm_impl_fn("Type")(1.0) == ("Type", float)
+    assert get_vm_impl_fn("NoSuchOp") is None
+
+    @vm_impl_registry.register(Double)
+    def vm_impl_double(self):
+        return lambda x: x * 2
+
+    double = Double()
+    assert get_vm_impl_fn(double)(3) == 6
+    assert get_vm_impl_fn("Double")(4) == 8
+    assert get_vm_impl_fn(bprop_getters) is None  # neither a Primitive nor a name
