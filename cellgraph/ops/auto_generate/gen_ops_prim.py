@@ -12,6 +12,8 @@ from cellgraph.ops.operations._sequence_ops import SequenceConcat  # noqa: F401 
 from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
+from . import math_classes as _math_classes
+
 
 def _mint(name: str):
     """mint's `name`, looked up when called (mint loads nn, which ops does not need)."""
@@ -160,6 +162,8 @@ globals().update({
     name: _function_class(name, getattr(_fft_func, function)) for function in _fft_func.__all__
     for name in [function.upper().replace("SHIFT", "Shift").replace("FREQ", "Freq")]})
 globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tensor updates)
+# the classes over mint's functions, by kind: AddExt, Mv, ...
+globals().update(_math_classes.CLASSES)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))

@@ -1,0 +1,265 @@
+"""gen_ops_prim's arithmetic, reduction, comparison and linear-algebra classes, over mint's
+functions: each call takes MindSpore's call arguments, in its order and with its defaults
+(`AddExt()(input, other, alpha=1)`); the `...Scalar` and `...Tensor` forms are the two kinds of
+`other` MindSpore dispatches to."""
+from cellgraph import ops
+from cellgraph.ops.primitive_class import define_class
+from cellgraph.primitives.exports import REQUIRED
+
+from ._mint_lookup import mint
+
+MODULE = "cellgraph.ops.auto_generate.gen_ops_prim"
+
+
+def _add(input, other, alpha=1):
+    return mint().add(input, other, alpha=alpha)
+
+
+def _sub(input, other, alpha=1):
+    return mint().sub(input, other, alpha=alpha)
+
+
+def _mul(input, other):
+    return mint().mul(input, other)
+
+
+def _div(input, other):
+    return mint().div(input, other)
+
+
+def _div_mod(input, other, rounding_mode=None):
+    return mint().div(input, other, rounding_mode=rounding_mode)
+
+
+def _addcdiv(input, tensor1, tensor2, value=1):
+    return mint().addcdiv(input, tensor1, tensor2, value=value)
+
+
+def _addcmul(input, tensor1, tensor2, value=1):
+    return mint().addcmul(input, tensor1, tensor2, value=value)
+
+
+def _addmm(input, mat1, mat2, beta=1, alpha=1):
+    return mint().addmm(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def _addbmm(input, batch1, batch2, beta=1, alpha=1):
+    return mint().addbmm(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def _baddbmm(input, batch1, batch2, beta=1, alpha=1):
+    return mint().baddbmm(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def _addmv(input, mat, vec, beta=1, alpha=1):
+    return mint().addmv(input, mat, vec, beta=beta, alpha=alpha)
+
+
+def _mm(input, mat2):
+    return mint().mm(input, mat2)
+
+
+def _mv(input, vec):
+    return mint().mv(input, vec)
+
+
+def _dot(input, other):
+    return mint().dot(input, other)
+
+
+def _outer(input, vec2):
+    return mint().outer(input, vec2)
+
+
+def _vdot(input, other):
+    return mint().vdot(input, other)
+
+
+def _unary(name: str):
+    """`Name()(input)`: mint's function `name` of one tensor."""
+    def call(input):
+        return getattr(mint(), name)(input)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _binary(name: str):
+    """`Name()(input, other)`: mint's function `name` of two operands."""
+    def call(input, other):
+        return getattr(mint(), name)(input, other)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _bool_not(x):
+    """`not x`, as a 0-d bool Tensor (of a Python bool, or of a bool Tensor's elements)."""
+    if isinstance(x, (bool, int)):
+        return ops.Tensor(not x)
+    return ops.logical_not(x)
+
+
+def _equal(input, other):
+    """Whether the two have one shape and equal elements, as a 0-d bool Tensor."""
+    if tuple(input.shape) != tuple(other.shape):
+        return ops.Tensor(False)
+    return ops.all(ops.equal(input, other))
+
+
+def _argmax(input, dim=None, keepdim=False):
+    return mint().argmax(input, dim, keepdim)
+
+
+def _argmin(input, dim=None, keepdim=False):
+    return mint().argmin(input, dim, keepdim)
+
+
+def _argsort(input, dim=-1, descending=False, stable=False):
+    return mint().argsort(input, dim, descending, stable)
+
+
+def _sort(input, dim=-1, descending=False, stable=False):
+    return mint().sort(input, dim=dim, descending=descending, stable=stable)
+
+
+def _topk(input, k, dim=-1, largest=True, sorted=True):
+    return mint().topk(input, k, dim, largest, sorted)
+
+
+def _any_dim(input, dim, keepdim=False):
+    return mint().any(input, dim, keepdim)
+
+
+def _clamp(input, min=None, max=None):
+    return mint().clamp(input, min, max)
+
+
+def _count_nonzero(input, dim=None):
+    return mint().count_nonzero(input, dim)
+
+
+def _cumsum(input, dim, dtype=None):
+    return mint().cumsum(input, dim, dtype)
+
+
+def _cummin(input, dim):
+    return mint().cummin(input, dim)
+
+
+def _lerp(input, end, weight):
+    return mint().lerp(input, end, weight)
+
+
+def _logsumexp(input, dim, keepdim=False):
+    return mint().logsumexp(input, dim, keepdim)
+
+
+def _nansum(input, dim=None, keepdim=False, dtype=None):
+    return mint().nansum(input, dim, keepdim, dtype=dtype)
+
+
+def _prod(input, dim=None, keepdim=False, dtype=None):
+    return mint().prod(input, dim, keepdim, dtype=dtype)
+
+
+def _norm(input, p=2.0, dim=None, keepdim=False, dtype=None):
+    return mint().norm(input, p, dim, keepdim, dtype=dtype)
+
+
+def _vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
+    return mint().linalg.vector_norm(x, ord, dim, keepdim, dtype=dtype)
+
+
+def _moments(name: str):
+    """Std, Var, StdMean, VarMean: mint's `name` with the correction by position."""
+    def call(input, dim=None, correction=1, keepdim=False):
+        return getattr(mint(), name)(input, dim, correction=correction, keepdim=keepdim)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _median(input):
+    return mint().median(input)
+
+
+def _median_dim(input, dim=-1, keepdim=False):
+    return mint().median(input, dim, keepdim)
+
+
+def _kthvalue(input, k, dim=-1, keepdim=False):
+    return mint().kthvalue(input, k, dim, keepdim)
+
+
+def _histc(input, bins=100, min=0, max=0):
+    return mint().histc(input, bins, min, max)
+
+
+def _bincount(input, weights=None, minlength=0):
+    return mint().bincount(input, weights, minlength)
+
+
+def _linspace(start, end, steps, dtype=None):
+    return mint().linspace(start, end, steps, dtype=dtype)
+
+
+def _arange(start, end, step, dtype=None):
+    return mint().arange(start, end, step, dtype=dtype)
+
+
+def _take(input, index):
+    return mint().take(input, index)
+
+
+def _diag(input, diagonal=0):
+    return mint().diag(input, diagonal)
+
+
+def _tril(input, diagonal=0):
+    return mint().tril(input, diagonal)
+
+
+def _roll(input, shifts, dims=None):
+    return mint().roll(input, shifts, dims)
+
+
+_TABLE = {
+    "AddExt": _add, "AddScalar": _add, "SubExt": _sub, "SubScalar": _sub,
+    "Muls": _mul, "Divs": _div, "DivMod": _div_mod, "DivMods": _div_mod,
+    "AddcdivExt": _addcdiv, "AddcmulExt": _addcmul,
+    "Addmm": _addmm, "Addbmm": _addbmm, "Baddbmm": _baddbmm, "Addmv": _addmv,
+    "Mm": _mm, "Mv": _mv, "Dot": _dot, "Outer": _outer, "Vdot": _vdot,
+    "AcosExt": _unary("acos"), "AcoshExt": _unary("acosh"), "AsinExt": _unary("asin"),
+    "AsinhExt": _unary("asinh"), "AtanExt": _unary("atan"), "Atan2Ext": _binary("atan2"),
+    "Exp2": _unary("exp2"), "Frac": _unary("frac"), "Sinc": _unary("sinc"),
+    "IsNegInf": _unary("isneginf"), "BitwiseNot": _unary("bitwise_not"),
+    "BoolNot": _bool_not, "Any": _unary("any"), "Max": _unary("max"),
+    "Min": _unary("min"), "TraceExt": _unary("trace"), "MatrixInverseExt": _unary("inverse"),
+    "BitwiseAndScalar": _binary("bitwise_and"), "BitwiseAndTensor": _binary("bitwise_and"),
+    "BitwiseOrScalar": _binary("bitwise_or"), "BitwiseOrTensor": _binary("bitwise_or"),
+    "BitwiseXorScalar": _binary("bitwise_xor"), "BitwiseXorTensor": _binary("bitwise_xor"),
+    "EqualExt": _equal, "EqScalar": _binary("eq"),
+    "GreaterEqualScalar": _binary("ge"), "LessScalar": _binary("lt"),
+    "FloorDivScalar": _binary("floor_divide"), "FmodScalar": _binary("fmod"),
+    "FmodTensor": _binary("fmod"), "RemainderScalarTensor": _binary("remainder"),
+    "RemainderTensorScalar": _binary("remainder"), "RemainderTensorTensor": _binary("remainder"),
+    "LogAddExp": _binary("logaddexp"), "LogAddExp2": _binary("logaddexp2"),
+    "XLogYScalarOther": _binary("xlogy"), "XLogYScalarSelf": _binary("xlogy"),
+    "ArgMaxExt": _argmax, "ArgMinExt": _argmin, "ArgSort": _argsort, "SortExt": _sort,
+    "TopkExt": _topk, "AnyExt": _any_dim, "ClampScalar": _clamp, "ClampTensor": _clamp,
+    "CountNonZero": _count_nonzero, "CumsumExt": _cumsum, "CumminExt": _cummin,
+    "LerpScalar": _lerp, "LogSumExp": _logsumexp, "Nansum": _nansum, "ProdExt": _prod,
+    "Norm": _norm, "LinalgVectorNorm": _vector_norm,
+    "Std": _moments("std"), "Var": _moments("var"), "StdMean": _moments("std_mean"),
+    "VarMean": _moments("var_mean"), "MedianExt": _median, "MedianDim": _median_dim,
+    "Kthvalue": _kthvalue, "HistcExt": _histc, "BincountExt": _bincount,
+    "LinSpaceExt": _linspace, "Arange": _arange, "Take": _take, "DiagExt": _diag,
+    "TrilExt": _tril,
+}
+# classes whose constructor takes some of the arguments: name -> (function, init defaults)
+_CONFIGURED = {"Roll": (_roll, {"shifts": REQUIRED, "dims": None})}
+
+CLASSES = {name: define_class(name, fn, None, MODULE) for name, fn in _TABLE.items()}
+CLASSES.update({name: define_class(name, fn, init, MODULE)
+                for name, (fn, init) in _CONFIGURED.items()})

@@ -1,0 +1,88 @@
+"""`ops.auto_generate.gen_ops_prim`'s classes against MindSpore 2.10: each case of
+tests/data/gen_ops_prim_mindspore.json (recorded by tools/oracle/make_gen_ops_fixtures.py) makes
+the class with the recorded constructor arguments, calls it on the recorded arguments and
+compares values, dtypes and shapes, or the exception type where MindSpore raises. The cases
+MindSpore's CPU build cannot run with the class itself hold the values of a MindSpore function
+that computes the same (the case's `how`)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cellgraph as cg
+from cellgraph.ops.auto_generate import gen_ops_prim
+
+FIXTURE = json.loads((Path(__file__).parents[1] / "data" / "gen_ops_prim_mindspore.json")
+                     .read_text())
+CASES = FIXTURE["cases"]
+
+
+def value(arg):
+    """A recorded argument as cellgraph's."""
+    if isinstance(arg, dict):
+        if "tensor" in arg:
+            return cg.Tensor(np.array(arg["tensor"], arg["dtype"]))
+        if "dtype" in arg:
+            return getattr(cg, arg["dtype"])
+        return tuple(value(a) for a in arg["tuple"])
+    if isinstance(arg, list):
+        return [value(a) for a in arg]
+    return arg
+
+
+def check(got, want, where):
+    if "sequence" in want:
+        assert isinstance(got, (tuple, list)) and len(got) == len(want["sequence"]), where
+        for i, (g, w) in enumerate(zip(got, want["sequence"])):
+            check(g, w, f"{where}[{i}]")
+    elif "scalar" in want:
+        assert not isinstance(got, cg.Tensor) and type(got).__name__ == want["type"], where
+        assert got == pytest.approx(want["scalar"]), where
+    else:
+        assert isinstance(got, cg.Tensor), where
+        assert (tuple(got.shape), str(got.dtype).lower()) == (tuple(want["shape"]),
+                                                              want["dtype"]), where
+        np.testing.assert_allclose(got.asnumpy(), np.array(want["values"], want["dtype"]),
+                                   rtol=1e-5, atol=1e-6, err_msg=where)
+
+
+def call(case, args):
+    init = {k: value(v) for k, v in case["init"].items()}
+    return getattr(gen_ops_prim, case["cls"])(**init)(*args)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_matches_mindspore(case):
+    args = [value(a) for a in case["args"]]
+    if "raises" in case:
+        with pytest.raises(Exception) as info:
+            call(case, args)
+        assert case["raises"] in {k.__name__ for k in type(info.value).__mro__}
+        return
+    check(call(case, args), case["out"], case["name"])
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "raises" not in c
+                                  and any("tensor" in str(a) for a in c["args"])],
+                         ids=lambda c: c["name"])
+def test_same_results_in_a_graph(case):
+    """The class inside a compiled Cell: Tensor arguments are the graph's inputs, the others
+    constants, as MindSpore's graphs take them."""
+    positions = [i for i, a in enumerate(case["args"]) if isinstance(a, dict) and "tensor" in a]
+    fixed = [value(a) for a in case["args"]]
+    op = getattr(gen_ops_prim, case["cls"])(**{k: value(v) for k, v in case["init"].items()})
+
+    class Net(cg.nn.Cell):
+        def construct(self, *tensors):
+            args = list(fixed)
+            for i, t in zip(positions, tensors):
+                args[i] = t
+            return op(*args)
+
+    cg.set_context(mode=cg.GRAPH_MODE)
+    try:
+        out = Net()(*[fixed[i] for i in positions])
+    finally:
+        cg.set_context(mode=cg.PYNATIVE_MODE)
+    check(out, case["out"], case["name"])
