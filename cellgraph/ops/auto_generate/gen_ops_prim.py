@@ -12,6 +12,7 @@ from cellgraph.ops.operations._sequence_ops import SequenceConcat  # noqa: F401 
 from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
+from . import array_classes as _array_classes
 from . import math_classes as _math_classes
 
 
@@ -164,6 +165,7 @@ globals().update({
 globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tensor updates)
 # the classes over mint's functions, by kind: AddExt, Mv, ...
 globals().update(_math_classes.CLASSES)
+globals().update(_array_classes.CLASSES)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))
