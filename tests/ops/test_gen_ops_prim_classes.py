@@ -44,7 +44,7 @@ def check(got, want, where):
         assert (tuple(got.shape), str(got.dtype).lower()) == (tuple(want["shape"]),
                                                               want["dtype"]), where
         np.testing.assert_allclose(got.asnumpy(), np.array(want["values"], want["dtype"]),
-                                   rtol=1e-5, atol=1e-6, err_msg=where)
+                                   rtol=1e-5, atol=1e-5, err_msg=where)
 
 
 def call(case, args):

@@ -14,6 +14,7 @@ from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
 from . import array_classes as _array_classes
 from . import math_classes as _math_classes
+from . import nn_classes as _nn_classes
 
 
 def _mint(name: str):
@@ -166,6 +167,7 @@ globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tenso
 # the classes over mint's functions, by kind: AddExt, Mv, ...
 globals().update(_math_classes.CLASSES)
 globals().update(_array_classes.CLASSES)
+globals().update(_nn_classes.CLASSES)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))
