@@ -2,7 +2,7 @@
 linear-algebra classes (cellgraph/ops/auto_generate/math_classes.py)."""
 import mindspore as ms
 import numpy as np
-from gen_ops_case_values import as_int64, dt, keywords_at_end, reference, t
+from gen_ops_case_values import as_int64, dt, keywords_at_end, reference, t, tup
 
 X = t([[0.5, -1.5, 2.0], [3.0, 0.25, -1.0]])
 X_INT = t([[1, -2, 3], [4, 0, -6]], "int32")
@@ -10,6 +10,8 @@ UNIT = t([[0.5, -0.25, 0.0], [0.75, -1.0, 1.0]])
 MAT = t([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]])
 VEC2, VEC3 = t([0.5, -2.0]), t([1.0, 2.0, -1.0])
 BATCH = t(np.arange(12).reshape(2, 2, 3) / 4)
+TRI, TALL = t([[2.0, 0.0], [1.0, 4.0]]), t([[2.0, 1.0], [1.0, 3.0], [0.5, 1.0]])
+WAVE = t([[0.5, -1.5, 2.0, 1.0], [3.0, 0.25, -1.0, 2.0]])
 BITS, BITS2 = t([[5, 3, -8], [0, 12, 7]], "int32"), t([[1, 6, 3], [2, 4, 7]], "int32")
 
 # (case id, class, constructor keyword arguments, call arguments, reference or None)
@@ -138,4 +140,23 @@ CASES = [
     ("tril_ext", "TrilExt", {}, [t(np.arange(12).reshape(3, 4), "int32"), 1], "ops.tril"),
     ("roll", "Roll", {"shifts": 1, "dims": 1}, [X],
      reference("the last column, then the others", lambda x: ms.ops.cat((x[:, -1:], x[:, :-1]), 1))),
+    ("trace_v2_int", "TraceV2", {}, [t(np.arange(12).reshape(3, 4), "int32")], None),
+    ("trace_v2_offset_dtype", "TraceV2", {}, [BATCH, 1, 1, 2, dt("float64")], None),
+    ("solve_triangular_lower", "SolveTriangular", {}, [TRI, t([2.0, 5.0]), 0, True], None),
+    ("solve_triangular_transposed_unit", "SolveTriangular", {}, [TRI, t([[2.0], [5.0]]), 1, True,
+                                                               True], None),
+    ("solve_triangular_upper", "SolveTriangular", {}, [TRI, t([2.0, 5.0])], None),
+    ("lstsq_v2", "LstsqV2", {}, [TALL, t([[1.0], [2.0], [3.0]])], None),
+    ("lstsq_v2_gelsd", "LstsqV2", {}, [TALL, t([[1.0], [2.0], [3.0]]), "gelsd"], None),
+    ("lstsq_v2_square_vector", "LstsqV2", {}, [t([[2.0, 1.0], [0.0, 1.0]]), t([1.0, 2.0])], None),
+    ("dct", "DCT", {}, [WAVE], None),
+    ("dct_int", "DCT", {}, [t([[1, 2, 3, 4], [3, 0, -1, 2]], "int32")], None),
+    ("dct_n_axis", "DCT", {}, [WAVE, 2, 6, 0, "ortho"], None),
+    ("dct_type_1", "DCT", {}, [WAVE, 1], None),
+    ("dct_norm_forward", "DCT", {}, [WAVE, 2, None, -1, "forward"], None),
+    ("dct_axis_out_of_range", "DCT", {}, [WAVE, 2, None, 2], None),
+    ("idct_cut", "IDCT", {}, [WAVE, 2, 3], None),
+    ("dctn_sizes", "DCTN", {}, [WAVE, 2, tup(3, 5), None, "ortho"], None),
+    ("dctn_axes", "DCTN", {}, [WAVE, 2, None, tup(0), None], None),
+    ("idctn_last_axis_size", "IDCTN", {}, [WAVE, 2, tup(3)], None),
 ]

@@ -13,6 +13,7 @@ from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
 from . import array_classes as _array_classes
+from . import dct_classes as _dct_classes
 from . import math_classes as _math_classes
 from . import nn_classes as _nn_classes
 
@@ -168,6 +169,7 @@ globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tenso
 globals().update(_math_classes.CLASSES)
 globals().update(_array_classes.CLASSES)
 globals().update(_nn_classes.CLASSES)
+globals().update(_dct_classes.CLASSES)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))

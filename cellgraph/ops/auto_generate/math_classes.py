@@ -2,8 +2,12 @@
 functions: each call takes MindSpore's call arguments, in its order and with its defaults
 (`AddExt()(input, other, alpha=1)`); the `...Scalar` and `...Tensor` forms are the two kinds of
 `other` MindSpore dispatches to."""
+import numpy as np
+
 from cellgraph import ops
 from cellgraph.ops.primitive_class import define_class
+from cellgraph.primitives import dtype as mstype
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.exports import REQUIRED
 
 from ._mint_lookup import mint
@@ -220,6 +224,80 @@ def _tril(input, diagonal=0):
     return mint().tril(input, diagonal)
 
 
+def _trace_v2(input, offset=0, axis1=1, axis2=0, dtype=None):
+    """The sums of the diagonals at `offset` of the planes (axis1, axis2); integers sum as
+    int64 (NumPy's trace)."""
+    out = ops.diagonal(input, offset, axis1, axis2).sum(-1)
+    if dtype is None and (input.dtype.is_int or input.dtype.is_bool):
+        dtype = mstype.int64
+    return out if dtype is None else ops.cast(out, dtype)
+
+
+def _solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False):
+    """x with op(a) x = b, a's `lower` or upper triangle read (its diagonal as ones when
+    `unit_diagonal`), op(a) being a, its transpose (trans 1, "T") or its conjugate transpose
+    (trans 2, "C"); b a vector or a matrix of columns (SciPy's solve_triangular)."""
+    trans = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
+    if trans not in (0, 1, 2):
+        raise ArgumentValueError(f"For 'SolveTriangular', 'trans' must be 0, 1, 2, 'N', 'T' or "
+                                 f"'C', but got {trans!r}")
+    if len(a.shape) < 2 or a.shape[-1] != a.shape[-2]:
+        raise ArgumentValueError(f"For 'SolveTriangular', the last two dimensions of `a` should "
+                                 f"be the same, but got shape of {tuple(a.shape)}.")
+    triangle = ops.tril(a) if lower else ops.triu(a)
+    if unit_diagonal:
+        eye = ops.eye(a.shape[-1], a.shape[-1], a.dtype)
+        triangle = triangle * (1 - eye) + eye
+    if trans:
+        triangle = ops.swapaxes(triangle, -1, -2)
+        triangle = ops.conj(triangle) if trans == 2 and a.dtype.is_complex else triangle
+    vector = len(b.shape) == len(a.shape) - 1
+    out = ops.matrix_solve(triangle, ops.expand_dims(b, -1) if vector else b)
+    return out.squeeze(-1) if vector else out
+
+
+_LSTSQ_DRIVERS = (None, "gels", "gelsy", "gelsd", "gelss")
+
+
+def _lstsq(A, B, driver=None):
+    """(solution, residuals, rank, singular_values) of the least-squares problem A X = B, as
+    torch.linalg.lstsq gives them on a CPU: the minimum-norm solution; the residuals' squared
+    sums per column when A is tall, of full rank and the driver is not gelsy (else empty); the
+    rank (empty for gels); the singular values for gelsd and gelss (else empty)."""
+    if driver not in _LSTSQ_DRIVERS:
+        raise ArgumentValueError(f"For 'LstsqV2', 'driver' must be one of "
+                                 f"{_LSTSQ_DRIVERS[1:]}, but got {driver!r}")
+    driver = driver or "gelsy"
+    m, n = A.shape[-2], A.shape[-1]
+    vector = len(B.shape) == len(A.shape) - 1
+    rhs = ops.expand_dims(B, -1) if vector else B
+    solution = ops.matmul(ops.pinv(A), rhs)
+    values = ops.svd(A, compute_uv=False)
+    rank = (values > values.max(-1, keepdims=True) * (_EPS[A.dtype] * max(m, n))).sum(-1)
+    empty = ops.zeros((0,), A.dtype)
+    residuals = empty
+    if m > n and driver != "gelsy" and _full_rank(rank, n):
+        residuals = ops.square(ops.matmul(A, solution) - rhs).sum(-2)
+    solution = solution.squeeze(-1) if vector else solution
+    return (solution, residuals,
+            ops.zeros((0,), mstype.int64) if driver == "gels" else ops.cast(rank, mstype.int64),
+            values if driver in ("gelsd", "gelss") else empty)
+
+
+def _full_rank(rank, n: int) -> bool:
+    """Whether every matrix has rank n; inside a graph, where the rank is known only when it
+    runs, assumed (the residuals' shape must be known when compiling)."""
+    from cellgraph.compiler.builder import current_builder
+
+    return current_builder() is not None or bool((rank == n).all())
+
+
+_EPS = {mstype.float32: float(np.finfo(np.float32).eps),
+        mstype.float64: float(np.finfo(np.float64).eps),
+        mstype.complex64: float(np.finfo(np.float32).eps),
+        mstype.complex128: float(np.finfo(np.float64).eps)}
+
+
 def _roll(input, shifts, dims=None):
     return mint().roll(input, shifts, dims)
 
@@ -255,7 +333,8 @@ _TABLE = {
     "VarMean": _moments("var_mean"), "MedianExt": _median, "MedianDim": _median_dim,
     "Kthvalue": _kthvalue, "HistcExt": _histc, "BincountExt": _bincount,
     "LinSpaceExt": _linspace, "Arange": _arange, "Take": _take, "DiagExt": _diag,
-    "TrilExt": _tril,
+    "TrilExt": _tril, "TraceV2": _trace_v2, "SolveTriangular": _solve_triangular,
+    "LstsqV2": _lstsq,
 }
 # classes whose constructor takes some of the arguments: name -> (function, init defaults)
 _CONFIGURED = {"Roll": (_roll, {"shifts": REQUIRED, "dims": None})}
