@@ -29,6 +29,22 @@ def _mint(name: str):
     return call
 
 
+def _matmul_ext(input, other):
+    return _mint("matmul")(input, other)
+
+
+def _batch_matmul_ext(input, mat2):
+    return _mint("bmm")(input, mat2)
+
+
+def _sum_ext(input, dim=None, keepdim=False, dtype=None):
+    return _mint("sum")(input, dim, keepdim, dtype=dtype)
+
+
+def _mean_ext(input, dim=None, keepdim=False, dtype=None):
+    return _mint("mean")(input, dim, keepdim, dtype=dtype)
+
+
 def _max_dim(input, dim, keepdim=False):
     return _mint("max")(input, dim, keepdim)
 
@@ -139,10 +155,10 @@ globals().update(_operations_classes())
 globals().update({name: getattr(_grad_ops, name) for name in _grad_ops.__all__})
 
 # The mint-style classes: the call takes every argument (MatMulExt()(a, b), SumExt()(x, dim)).
-MatMulExt = _function_class("MatMulExt", _mint("matmul"))
-BatchMatMulExt = _function_class("BatchMatMulExt", _mint("bmm"))
-SumExt = _function_class("SumExt", _mint("sum"))
-MeanExt = _function_class("MeanExt", _mint("mean"))
+MatMulExt = _function_class("MatMulExt", _matmul_ext)
+BatchMatMulExt = _function_class("BatchMatMulExt", _batch_matmul_ext)
+SumExt = _function_class("SumExt", _sum_ext)
+MeanExt = _function_class("MeanExt", _mean_ext)
 MaxDim = _function_class("MaxDim", _max_dim)
 MinDim = _function_class("MinDim", _min_dim)
 SiLU = _function_class("SiLU", _ops.silu)
