@@ -22,13 +22,15 @@ from mindspore.ops.auto_generate import gen_ops_prim
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the case modules beside this file
 import gen_ops_cases_array
+import gen_ops_cases_grad
 import gen_ops_cases_math
 import gen_ops_cases_nn
 
 OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "gen_ops_prim_mindspore.json"
 
 
-CASES = [*gen_ops_cases_math.CASES, *gen_ops_cases_array.CASES, *gen_ops_cases_nn.CASES]
+CASES = [*gen_ops_cases_math.CASES, *gen_ops_cases_array.CASES, *gen_ops_cases_nn.CASES,
+         *gen_ops_cases_grad.CASES]
 
 
 # classes whose graphs crash MindSpore 2.10's CPU build (a segmentation fault while compiling):

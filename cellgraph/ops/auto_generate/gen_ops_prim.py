@@ -14,6 +14,7 @@ from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
 from . import array_classes as _array_classes
 from . import dct_classes as _dct_classes
+from . import grad_classes as _grad_classes
 from . import math_classes as _math_classes
 from . import nn_classes as _nn_classes
 
@@ -186,6 +187,7 @@ globals().update(_math_classes.CLASSES)
 globals().update(_array_classes.CLASSES)
 globals().update(_nn_classes.CLASSES)
 globals().update(_dct_classes.CLASSES)
+globals().update(_grad_classes.CLASSES)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))
