@@ -86,3 +86,22 @@ def test_same_results_in_a_graph(case):
     finally:
         cg.set_context(mode=cg.PYNATIVE_MODE)
     check(out, case["out"], case["name"])
+
+
+def test_group_norm_in_a_graph_takes_a_mutable_number_of_groups():
+    """The number of groups sets the statistics' shape: a graph reads a `mutable` one when it
+    compiles, as MindSpore's does (its test_primitive_with_kwargs passes it so)."""
+    @cg.jit
+    def norm(x, groups, weight, bias, eps):
+        return gen_ops_prim.GroupNorm()(x, weight=weight, bias=bias, num_groups=groups, eps=eps)
+
+    rng = np.random.default_rng(3)
+    x = cg.Tensor(rng.standard_normal((2, 6, 3)).astype(np.float32))
+    weight, bias = cg.Tensor(np.ones(6, np.float32)), cg.Tensor(np.zeros(6, np.float32))
+    out, mean, rstd = norm(x, cg.mutable(3), weight, bias, cg.mutable(1e-5))
+    grouped = x.asnumpy().reshape(2, 3, -1)
+    np.testing.assert_allclose(mean.asnumpy(), grouped.mean(-1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(rstd.asnumpy(), 1 / np.sqrt(grouped.var(-1) + 1e-5), rtol=1e-4)
+    want = (grouped - grouped.mean(-1, keepdims=True)) / np.sqrt(
+        grouped.var(-1, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(out.asnumpy(), want.reshape(2, 6, 3), rtol=1e-4, atol=1e-5)

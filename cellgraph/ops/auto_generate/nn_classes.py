@@ -4,6 +4,7 @@ normalizations return what MindSpore's return: the output with the statistics it
 mean and the reciprocal standard deviation, per group or per normalized row)."""
 from cellgraph import ops
 from cellgraph.ops.primitive_class import define_class
+from cellgraph.primitives.core import value_input
 from cellgraph.primitives.errors import ArgumentValueError
 
 from ._mint_lookup import functional
@@ -66,7 +67,10 @@ def _mean_rstd(x, axes: tuple, eps):
 
 
 def _group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
-    """(output, mean, rstd): the statistics per sample and group, shaped (N, num_groups)."""
+    """(output, mean, rstd): the statistics per sample and group, shaped (N, num_groups). The
+    number of groups sets the statistics' shape: a graph reads it when compiling (a
+    `mutable` one passed to the graph, as MindSpore's graphs do)."""
+    num_groups = int(value_input(num_groups, "GroupNorm", "num_groups"))
     out = functional().group_norm(input, num_groups, weight, bias, eps)
     grouped = input.reshape((input.shape[0], num_groups, -1))
     mean, rstd = _mean_rstd(grouped, (2,), eps)
