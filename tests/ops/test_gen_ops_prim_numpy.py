@@ -65,3 +65,16 @@ def test_empty_tensors_have_their_shape_and_dtype(make, shape, dtype):
     """(their values are whatever memory held in MindSpore)"""
     out = make()
     assert out.shape == shape and out.dtype == dtype
+
+
+def test_convolution_grad_leaves_out_what_its_mask_says():
+    rng = np.random.default_rng(2)
+    x = cg.Tensor(rng.standard_normal((1, 2, 4, 4)).astype(np.float32))
+    w = cg.Tensor(rng.standard_normal((3, 2, 3, 3)).astype(np.float32))
+    dout = cg.Tensor(rng.standard_normal((1, 3, 2, 2)).astype(np.float32))
+    bias = cg.Tensor(np.zeros(3, np.float32))
+    dx, dw, db = G.ConvolutionGrad()(dout, x, w, bias, (1, 1), (0, 0), (1, 1), False, (0, 0),
+                                     1, (1, 0, 1))
+    assert not dw.asnumpy().any() and dx.asnumpy().any()
+    np.testing.assert_allclose(db.asnumpy(), dout.asnumpy().sum((0, 2, 3)), rtol=1e-5)
+    assert G.ConvolutionGrad()(dout, x, w)[2] is None  # no bias, no bias gradient

@@ -25,12 +25,13 @@ import gen_ops_cases_array
 import gen_ops_cases_grad
 import gen_ops_cases_math
 import gen_ops_cases_nn
+import gen_ops_cases_nn_grad
 
 OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "gen_ops_prim_mindspore.json"
 
 
 CASES = [*gen_ops_cases_math.CASES, *gen_ops_cases_array.CASES, *gen_ops_cases_nn.CASES,
-         *gen_ops_cases_grad.CASES]
+         *gen_ops_cases_grad.CASES, *gen_ops_cases_nn_grad.CASES]
 
 
 # classes whose graphs crash MindSpore 2.10's CPU build (a segmentation fault while compiling):

@@ -17,6 +17,7 @@ from . import dct_classes as _dct_classes
 from . import grad_classes as _grad_classes
 from . import math_classes as _math_classes
 from . import nn_classes as _nn_classes
+from . import nn_grad_classes as _nn_grad_classes
 
 
 def _mint(name: str):
@@ -188,6 +189,7 @@ globals().update(_array_classes.CLASSES)
 globals().update(_nn_classes.CLASSES)
 globals().update(_dct_classes.CLASSES)
 globals().update(_grad_classes.CLASSES)
+globals().update(_nn_grad_classes.CLASSES)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))

@@ -13,7 +13,7 @@ from ._mint_lookup import functional
 MODULE = "cellgraph.ops.auto_generate.gen_ops_prim"
 
 
-def _pullback(forward, cotangent, *inputs):
+def pullback(forward, cotangent, *inputs):
     """The gradients of `forward` at `inputs` for the output gradient `cotangent` (one tensor
     for one input)."""
     _, pull = vjp(forward, *inputs)
@@ -22,23 +22,23 @@ def _pullback(forward, cotangent, *inputs):
 
 
 def _abs_grad(x, dout):
-    return _pullback(ops.abs, dout, x)
+    return pullback(ops.abs, dout, x)
 
 
 def _fast_gelu_grad(dy, x):
-    return _pullback(ops.fast_gelu, dy, x)
+    return pullback(ops.fast_gelu, dy, x)
 
 
 def _hswish_grad(y_grad, x):
-    return _pullback(ops.hardswish, y_grad, x)
+    return pullback(ops.hardswish, y_grad, x)
 
 
 def _silu_grad(dout, x):
-    return _pullback(ops.silu, dout, x)
+    return pullback(ops.silu, dout, x)
 
 
 def _gelu_grad(grad, input, approximate="none"):
-    return _pullback(lambda x: functional().gelu(x, approximate), grad, input)
+    return pullback(lambda x: functional().gelu(x, approximate), grad, input)
 
 
 def _elu_grad(dout, x_or_out, alpha=1.0, is_result=False):
@@ -46,7 +46,7 @@ def _elu_grad(dout, x_or_out, alpha=1.0, is_result=False):
     and elsewhere y + alpha."""
     if is_result:
         return ops.select(x_or_out > 0, dout, dout * (x_or_out + alpha))
-    return _pullback(lambda x: functional().elu(x, alpha), dout, x_or_out)
+    return pullback(lambda x: functional().elu(x, alpha), dout, x_or_out)
 
 
 def _leaky_relu_grad(dy, input, negative_slope=0.01, is_result=False):
@@ -56,11 +56,11 @@ def _leaky_relu_grad(dy, input, negative_slope=0.01, is_result=False):
 
 
 def _softplus_grad(dout, x, beta=1, threshold=20):
-    return _pullback(lambda v: functional().softplus(v, beta, threshold), dout, x)
+    return pullback(lambda v: functional().softplus(v, beta, threshold), dout, x)
 
 
 def _hardtanh_grad(dout, input, min_val=-1, max_val=1):
-    return _pullback(lambda v: functional().hardtanh(v, min_val, max_val), dout, input)
+    return pullback(lambda v: functional().hardtanh(v, min_val, max_val), dout, input)
 
 
 def _threshold_grad(grad_output, input, threshold):
@@ -69,12 +69,12 @@ def _threshold_grad(grad_output, input, threshold):
 
 
 def _mish_grad(dout, x):
-    return _pullback(functional().mish, dout, x)
+    return pullback(functional().mish, dout, x)
 
 
 def _log_sigmoid_grad(dy, input, buffer):
     """d logsigmoid(x) = sigmoid(-x) dy (`buffer`, the Ascend kernel's scratch, is unused)."""
-    return _pullback(functional().logsigmoid, dy, input)
+    return pullback(functional().logsigmoid, dy, input)
 
 
 def _selu_grad(gradient, result):
@@ -94,40 +94,40 @@ def _log_softmax_grad(logits, grad, axis=-1):
 
 
 def _swiglu_grad(grad_output, input, dim=-1):
-    return _pullback(lambda x: ops.swiglu(x, dim), grad_output, input)
+    return pullback(lambda x: ops.swiglu(x, dim), grad_output, input)
 
 
 def _l1_loss_grad(grad_output, input, target, reduction="mean"):
-    return _pullback(lambda x: functional().l1_loss(x, target, reduction), grad_output, input)
+    return pullback(lambda x: functional().l1_loss(x, target, reduction), grad_output, input)
 
 
 def _mse_loss_grad(dout, x, target, reduction="mean"):
-    return _pullback(lambda v: functional().mse_loss(v, target, reduction), dout, x)
+    return pullback(lambda v: functional().mse_loss(v, target, reduction), dout, x)
 
 
 def _kl_div_grad(grad_output, input, target, reduction="mean", log_target=False):
-    return _pullback(lambda x: functional().kl_div(x, target, reduction, log_target),
+    return pullback(lambda x: functional().kl_div(x, target, reduction, log_target),
                      grad_output, input)
 
 
 def _binary_cross_entropy_grad(input, target, grad_output, weight=None, reduction="mean"):
-    return _pullback(lambda x: functional().binary_cross_entropy(x, target, weight, reduction),
+    return pullback(lambda x: functional().binary_cross_entropy(x, target, weight, reduction),
                      grad_output, input)
 
 
 def _bce_with_logits_grad(grad_output, input, target, weight=None, posWeight=None,
                           reduction="mean"):
-    return _pullback(lambda x: functional().binary_cross_entropy_with_logits(
+    return pullback(lambda x: functional().binary_cross_entropy_with_logits(
         x, target, weight, reduction, posWeight), grad_output, input)
 
 
 def _smooth_l1_loss_grad(prediction, target, dout, beta=1.0, reduction="none"):
-    return _pullback(lambda x: functional().smooth_l1_loss(x, target, reduction, beta), dout,
+    return pullback(lambda x: functional().smooth_l1_loss(x, target, reduction, beta), dout,
                      prediction)
 
 
 def _soft_margin_loss_grad(predict, label, dout, reduction="mean"):
-    return _pullback(lambda x: functional().soft_margin_loss(x, label, reduction), dout,
+    return pullback(lambda x: functional().soft_margin_loss(x, label, reduction), dout,
                      predict)
 
 
@@ -144,7 +144,7 @@ def _masked_select_grad(input, mask, grad):
 
 
 def _glu_grad(grads, x, axis=REQUIRED):
-    return _pullback(lambda v: ops.glu(v, axis), grads, x)
+    return pullback(lambda v: ops.glu(v, axis), grads, x)
 
 
 def _dropout_grad(input, mask, p):
