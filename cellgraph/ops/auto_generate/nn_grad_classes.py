@@ -47,13 +47,17 @@ def _upsample_grad(mode: str, name: str, corners: bool):
     return call
 
 
-def _adaptive_avg_pool_grad(dims: int):
-    def call(grad_output, x):
-        pool = getattr(functional(), f"adaptive_avg_pool{dims}d")
-        return pullback(lambda v: pool(v, tuple(grad_output.shape[-dims:])), grad_output, x)
+def _adaptive_avg_pool_grad(dims: int, grad_output, x):
+    pool = getattr(functional(), f"adaptive_avg_pool{dims}d")
+    return pullback(lambda v: pool(v, tuple(grad_output.shape[-dims:])), grad_output, x)
 
-    call.__name__ = call.__qualname__ = f"adaptive_avg_pool{dims}d_grad"
-    return call
+
+def _adaptive_avg_pool2d_grad(grad_output, x):
+    return _adaptive_avg_pool_grad(2, grad_output, x)
+
+
+def _adaptive_avg_pool3d_grad(input_grad, input):
+    return _adaptive_avg_pool_grad(3, input_grad, input)
 
 
 def _avg_pool2d_grad(grad, image, kernel_size, stride, padding=0, ceil_mode=False,
@@ -179,8 +183,8 @@ _TABLE = {
     "UpsampleNearest3DGrad": _upsample_grad("nearest", "upsample_nearest3d_grad", False),
     "UpsampleLinear1DGrad": _upsample_grad("linear", "upsample_linear1d_grad", True),
     "UpsampleBilinear2DGrad": _upsample_grad("bilinear", "upsample_bilinear2d_grad", True),
-    "AdaptiveAvgPool2DGradExt": _adaptive_avg_pool_grad(2),
-    "AdaptiveAvgPool3DGradExt": _adaptive_avg_pool_grad(3),
+    "AdaptiveAvgPool2DGradExt": _adaptive_avg_pool2d_grad,
+    "AdaptiveAvgPool3DGradExt": _adaptive_avg_pool3d_grad,
     "AvgPool2DGrad": _avg_pool2d_grad, "AvgPool3DGradExt": _avg_pool3d_grad,
     "EmbeddingDenseBackward": _embedding_dense_backward,
     "RepeatInterleaveGrad": _repeat_interleave_grad, "TraceV2Grad": _trace_v2_grad,
