@@ -78,3 +78,13 @@ def test_convolution_grad_leaves_out_what_its_mask_says():
     assert not dw.asnumpy().any() and dx.asnumpy().any()
     np.testing.assert_allclose(db.asnumpy(), dout.asnumpy().sum((0, 2, 3)), rtol=1e-5)
     assert G.ConvolutionGrad()(dout, x, w)[2] is None  # no bias, no bias gradient
+
+
+@pytest.mark.parametrize("mode", ["reduced", "complete"])
+def test_linalg_qr(mode):
+    """(No CPU kernel of MindSpore computes LinalgQr.)"""
+    a = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)
+    q, r = G.LinalgQr()(cg.Tensor(a), mode)
+    assert q.shape == ((3, 2) if mode == "reduced" else (3, 3))
+    np.testing.assert_allclose((q.asnumpy() @ r.asnumpy()), a, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.tril(r.asnumpy(), -1), 0, atol=1e-6)

@@ -5,8 +5,11 @@ import numpy as np
 
 
 def t(values, dtype="float32"):
-    """A Tensor argument."""
-    return {"tensor": np.asarray(values, dtype).tolist(), "dtype": dtype}
+    """A Tensor argument (a complex one's imaginary parts apart: JSON has no complex)."""
+    array = np.asarray(values, dtype)
+    if array.dtype.kind == "c":
+        return {"tensor": array.real.tolist(), "imag": array.imag.tolist(), "dtype": dtype}
+    return {"tensor": array.tolist(), "dtype": dtype}
 
 
 def dt(name):

@@ -113,3 +113,31 @@ CASES = [
     ("stack_ext", "StackExt", {"dim": 1}, [[X, X]], reference(
         "ops.stack(tensors, 1)", lambda ts: ms.ops.stack(ts, 1))),
 ]
+
+# The in-place classes (cellgraph/ops/inplace.py): their result is the input's new value.
+INPLACE = [
+    ("inplace_addmm", "InplaceAddmm", {}, [t([[1.0, 2.0], [0.0, -1.0]]),
+                                         t([[1.0, 0.5, 2.0], [3.0, -1.0, 0.0]]),
+                                         t([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]]), 0.5, 2.0],
+     reference("ops.addmm", lambda x, a, b, beta, alpha: ms.ops.addmm(x, a, b, beta=beta,
+                                                                       alpha=alpha))),
+    ("inplace_fill_diagonal", "InplaceFillDiagonal", {}, [t(np.zeros((3, 2))), 5.0, False],
+     reference("Tensor.fill_diagonal", lambda x, v, w: x.fill_diagonal(v, w))),
+    ("inplace_index_put", "InplaceIndexPut", {}, [X, [t([1, 0], "int64"), t([2, 2], "int64")],
+                                                t([7.0, 8.0]), True],
+     reference("Tensor.index_put", lambda x, i, v, acc: x.index_put(tuple(i), v, acc))),
+    ("inplace_index_fill_scalar", "InplaceIndexFillScalar", {}, [X, 1, t([0, 2], "int64"), -7.0],
+     _INDEX_FILL),
+    ("inplace_put", "InplacePut", {}, [X, t([5, 0], "int64"), t([1.0, 2.0]), False],
+     reference("a flat scatter", lambda x, i, s, acc: ms.ops.tensor_scatter_update(
+         x.reshape(-1), i.reshape(-1, 1), s).reshape(x.shape))),
+    ("inplace_scatter_value", "InplaceScatterValue", {}, [X, 1, t([[0], [2]], "int64"), 4.0],
+     reference("ops.tensor_scatter_elements of the value", lambda x, d, i, v: (
+         ms.ops.tensor_scatter_elements(x, i, ms.ops.fill(x.dtype, i.shape, v), d)))),
+    ("inplace_elu", "InplaceElu", {}, [X, 1.0], reference("ops.elu", lambda x, a: ms.ops.elu(x))),
+    ("inplace_hardtanh", "InplaceHardtanh", {}, [X, -0.5, 1.5], reference(
+        "ops.hardtanh", lambda x, lo, hi: ms.ops.hardtanh(x, lo, hi))),
+    ("inplace_silu", "InplaceSiLU", {}, [X], reference("ops.silu", lambda x: ms.ops.silu(x))),
+    ("inplace_threshold", "InplaceThreshold", {}, [X, 0.4, -9.0], "ops.threshold"),
+]
+CASES += INPLACE

@@ -40,11 +40,18 @@ CRASHING = {"ReflectionPad1D", "ReflectionPad2D", "ReplicationPad1D", "Replicati
             "ReplicationPad3D"}
 
 
+def _array(kept, key):
+    """A kept array: its values under `key`, with the imaginary parts of a complex one."""
+    array = np.array(kept[key], kept["dtype"])
+    return (array + 1j * np.array(kept["imag"])).astype(kept["dtype"]) if "imag" in kept \
+        else array
+
+
 def value(arg):
     """A recorded argument as MindSpore's."""
     if isinstance(arg, dict):
         if "tensor" in arg:
-            return ms.Tensor(np.array(arg["tensor"], arg["dtype"]))
+            return ms.Tensor(_array(arg, "tensor"))
         if "dtype" in arg:
             return getattr(ms, arg["dtype"])
         return tuple(value(a) for a in arg["tuple"])
@@ -58,8 +65,12 @@ def record(out):
     if isinstance(out, (tuple, list)):
         return {"sequence": [record(o) for o in out]}
     if isinstance(out, ms.Tensor):
-        return {"values": out.asnumpy().tolist(), "dtype": str(out.dtype).lower(),
+        array = out.asnumpy()
+        kept = {"values": array.real.tolist(), "dtype": str(out.dtype).lower(),
                 "shape": list(out.shape)}
+        if array.dtype.kind == "c":
+            kept["imag"] = array.imag.tolist()
+        return kept
     return {"scalar": out, "type": type(out).__name__}
 
 

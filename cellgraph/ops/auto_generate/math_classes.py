@@ -298,6 +298,47 @@ _EPS = {mstype.float32: float(np.finfo(np.float32).eps),
         mstype.complex128: float(np.finfo(np.float64).eps)}
 
 
+def _pow(input, exponent):
+    return mint().pow(input, exponent)
+
+
+def _real(input):
+    return ops.real(input)
+
+
+def _imag(input):
+    return ops.imag(input)
+
+
+def _correlate(a, v, pad_mode="valid"):
+    """The cross-correlation of two 1-D tensors (numpy.correlate), in float32 for integers."""
+    from cellgraph import numpy as mnp  # the numpy interface sits above ops
+
+    if a.dtype.is_int or a.dtype.is_bool:
+        a, v = ops.cast(a, mstype.float32), ops.cast(v, mstype.float32)
+    return mnp.correlate(a, v, pad_mode)
+
+
+def _scalar_cast(input_x, input_y):
+    """The number `input_x` as a 0-d Tensor of dtype `input_y` (a float made an integer is
+    truncated)."""
+    return ops.cast(ops.Tensor(input_x), input_y)
+
+
+def _einsum(equation, operands):
+    return mint().einsum(equation, *operands)
+
+
+def _qr(A, mode="reduced"):
+    return ops.qr(A, mode)
+
+
+def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """(x, A): x with op(A) x = b, A's upper or lower triangle read (torch's
+    triangular_solve), and A itself."""
+    return _solve_triangular(A, b, 1 if transpose else 0, not upper, unitriangular), A
+
+
 def _roll(input, shifts, dims=None):
     return mint().roll(input, shifts, dims)
 
@@ -334,10 +375,13 @@ _TABLE = {
     "Kthvalue": _kthvalue, "HistcExt": _histc, "BincountExt": _bincount,
     "LinSpaceExt": _linspace, "Arange": _arange, "Take": _take, "DiagExt": _diag,
     "TrilExt": _tril, "TraceV2": _trace_v2, "SolveTriangular": _solve_triangular,
-    "LstsqV2": _lstsq,
+    "LstsqV2": _lstsq, "PowScalarTensor": _pow, "PowTensorScalar": _pow, "RealView": _real,
+    "ImagView": _imag, "ScalarCast": _scalar_cast, "EinsumExt": _einsum, "LinalgQr": _qr,
+    "TriangularSolve": _triangular_solve,
 }
 # classes whose constructor takes some of the arguments: name -> (function, init defaults)
-_CONFIGURED = {"Roll": (_roll, {"shifts": REQUIRED, "dims": None})}
+_CONFIGURED = {"Roll": (_roll, {"shifts": REQUIRED, "dims": None}),
+               "Correlate": (_correlate, {"pad_mode": "valid"})}
 
 CLASSES = {name: define_class(name, fn, None, MODULE) for name, fn in _TABLE.items()}
 CLASSES.update({name: define_class(name, fn, init, MODULE)
