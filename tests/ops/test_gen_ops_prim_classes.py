@@ -112,3 +112,31 @@ def test_group_norm_in_a_graph_takes_a_mutable_number_of_groups():
     want = (grouped - grouped.mean(-1, keepdims=True)) / np.sqrt(
         grouped.var(-1, keepdims=True) + 1e-5)
     np.testing.assert_allclose(out.asnumpy(), want.reshape(2, 6, 3), rtol=1e-4, atol=1e-5)
+
+
+def test_scatter_with_an_index_shorter_than_the_input_differentiates():
+    """An index may be shorter than the input along the other axes (GatherD reads the input's
+    leading part there); values and gradients are MindSpore 2.10's."""
+    x = cg.Tensor(np.arange(25.0, dtype=np.float32).reshape(5, 5))
+    index = cg.Tensor(np.array([[0, 1, 2], [0, 2, 2], [0, 1, 2]], np.int64))
+    src = cg.Tensor(np.arange(1.0, 10.0, dtype=np.float32).reshape(3, 3))
+    np.testing.assert_array_equal(cg.ops.gather_elements(x, 1, index).asnumpy(),
+                                  [[0, 1, 2], [5, 7, 7], [10, 11, 12]])
+    dx, dsrc = cg.grad(lambda a, s: gen_ops_prim.Scatter()(a, 1, index, s), (0, 1))(x, src)
+    want = np.ones((5, 5), np.float32)
+    want[:3, :3] = [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
+    np.testing.assert_array_equal(dx.asnumpy(), want)
+    np.testing.assert_array_equal(dsrc.asnumpy(), np.ones((3, 3)))
+
+
+def test_scatter_value_in_a_graph_takes_a_mutable_dim_and_value():
+    """MindSpore's dynamic-shape tests pass the dim and the value as mutable numbers."""
+    op = gen_ops_prim.ScatterValue()
+
+    @cg.jit
+    def scatter(x, dim, index, value):
+        return op(x, dim, index, value)
+
+    out = scatter(cg.Tensor(np.zeros((2, 3), np.float32)), cg.mutable(1),
+                  cg.Tensor(np.array([[0], [2]])), cg.mutable(2.0))
+    np.testing.assert_array_equal(out.asnumpy(), [[2, 0, 0], [0, 0, 2]])

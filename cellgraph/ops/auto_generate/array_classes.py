@@ -6,6 +6,7 @@ import numpy as np
 
 from cellgraph import ops
 from cellgraph.ops.primitive_class import define_class
+from cellgraph.primitives.core import value_input
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 
 from ._mint_lookup import functional, mint
@@ -128,8 +129,11 @@ def _scatter(input, dim, index, src, reduce="none"):
     if reduce not in ("none", "add"):
         raise ArgumentValueError(f"For 'Scatter', 'reduce' must be one of ('none', 'add', "
                                  f"'multiply'), but got {reduce!r}")
-    if not isinstance(src, ops.Tensor) and not hasattr(src, "shape"):
+    if not hasattr(src, "shape"):  # a number
         src = ops.fill(input.dtype, tuple(index.shape), src)
+    elif tuple(src.shape) == () and tuple(index.shape) != ():  # a number known when it runs
+        src = ops.broadcast_to(ops.cast(src, input.dtype), tuple(index.shape))
+    dim = int(value_input(dim, "Scatter", "dim"))  # a graph reads a mutable one when compiling
     return ops.tensor_scatter_elements(input, index, src, dim, reduce)
 
 
