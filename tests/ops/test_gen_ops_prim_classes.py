@@ -140,3 +140,18 @@ def test_scatter_value_in_a_graph_takes_a_mutable_dim_and_value():
     out = scatter(cg.Tensor(np.zeros((2, 3), np.float32)), cg.mutable(1),
                   cg.Tensor(np.array([[0], [2]])), cg.mutable(2.0))
     np.testing.assert_array_equal(out.asnumpy(), [[2, 0, 0], [0, 0, 2]])
+
+
+def test_tuple_to_tensor_takes_a_dynamic_length_tuple_in_a_graph():
+    """MindSpore's tests/st/ops/ascend/test_dynamic_sequence_to_tensor.py: a mutable
+    dynamic-length tuple of ints gives int64, of floats float32."""
+    op = gen_ops_prim.TupleToTensor()
+
+    @cg.jit
+    def convert(values):
+        return op(values)
+
+    ints = convert(cg.mutable((1, 2, 3), True))
+    assert ints.dtype == cg.int64 and ints.asnumpy().tolist() == [1, 2, 3]
+    floats = convert(cg.mutable((1.5, 2.0), True))
+    assert floats.dtype == cg.float32 and floats.asnumpy().tolist() == [1.5, 2.0]

@@ -99,6 +99,8 @@ CASES = [
      reference("ops.full as input's dtype", lambda x, s, v: ms.ops.full(s, v, dtype=x.dtype))),
     ("tuple_to_tensor", "TupleToTensor", {}, [tup(1, 2, 3)], None),
     ("tuple_to_tensor_float", "TupleToTensor", {}, [tup(1.5, 2.0), dt("float64")], None),
+    ("tensor_to_scalar", "TensorToScalar", {}, [t(3.5)], None),
+    ("tensor_to_scalar_int", "TensorToScalar", {}, [t(3, "int32")], None),
     ("to_dtype", "ToDtype", {}, [X, dt("int32")], None),
     ("to_other", "ToOther", {}, [X_INT, X], None),
     ("as_strided", "AsStrided", {}, [t(np.arange(12)), tup(3, 2), tup(4, 1), 1], None),

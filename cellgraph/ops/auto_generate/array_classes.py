@@ -6,6 +6,7 @@ import numpy as np
 
 from cellgraph import ops
 from cellgraph.ops.primitive_class import define_class
+from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives.core import value_input
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 
@@ -209,8 +210,24 @@ def _new_empty(input, size, dtype=None, device=None):
 
 
 def _tuple_to_tensor(input_tuple, dtype=None):
+    """A 1-D Tensor of the tuple's numbers (a dynamic-length one's too), int64 for integers
+    and float32 for floats unless `dtype` says."""
+    from cellgraph.compiler.dynamic_sequence import RuntimeSequence
+
+    if isinstance(input_tuple, RuntimeSequence):
+        data = input_tuple.data
+        if dtype is None and data is not None:
+            dtype = mstype.float32 if data.dtype.is_float else mstype.int64
+        return input_tuple.to_tensor(dtype)
     out = ops.tuple_to_array(tuple(input_tuple))
     return out if dtype is None else ops.cast(out, dtype)
+
+
+def _tensor_to_scalar(x):
+    """The number a 0-d Tensor holds (a variable number in a graph)."""
+    from cellgraph.ops.operations._sequence_ops import _tensor_values
+
+    return _tensor_values("TensorToScalar", x, False)
 
 
 def _to_dtype(input, dtype=None, non_blocking=False, copy=False):
@@ -267,6 +284,7 @@ _TABLE = {
     "NonZeroExt": _nonzero, "FillScalar": _fill, "FillTensor": _fill, "FullLike": _full_like,
     "NewOnes": _new_ones, "NewZeros": _new_zeros, "NewFull": _new_full, "Empty": _empty,
     "EmptyLike": _empty_like, "NewEmpty": _new_empty, "TupleToTensor": _tuple_to_tensor,
+    "TensorToScalar": _tensor_to_scalar,
     "ToDtype": _to_dtype, "ToOther": _to_other,
     "AsStrided": _as_strided, "Im2ColExt": _im2col, "Col2ImExt": _col2im,
     "PixelShuffle": _pixel_shuffle,
