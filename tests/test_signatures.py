@@ -86,3 +86,17 @@ def test_signature_reading_sees_through_a_decorator_without_wraps():
 
     assert tool.encode(tool.signature_of(Opt), "cellgraph") == [
         ["params", "PK", None], ["learning_rate", "PK", "0.1"]]
+
+
+def test_generated_primitive_classes_calls_are_compared(result):
+    """gen_ops_prim's classes are recorded with their constructor's and their call's
+    parameters, and both are compared (RepeatInterleaveInt()(input, repeats, dim=None,
+    output_size=None), Roll(shifts, dims=None)(input))."""
+    rec = _load_tool().load_recorded()["primitives"]
+    assert [p[0] for p in rec["RepeatInterleaveInt"]["call"]] == ["input", "repeats", "dim",
+                                                                    "output_size"]
+    assert [p[0] for p in rec["Roll"]["init"]] == ["shifts", "dims"]
+    base = "mindspore.ops.auto_generate.gen_ops_prim."
+    for key in (base + "RepeatInterleaveInt.__call__", base + "Roll", base + "Roll.__call__"):
+        assert key not in result["mismatches"] and key not in result["missing"]
+    assert base + "NoSuchClass" not in result["mismatches"]

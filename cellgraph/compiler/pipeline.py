@@ -243,10 +243,12 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
         if keep:
             stages[stage] = print_graph(graph)
 
-    check_parallel_job()
     ctx = CompileContext.from_settings(graph_print=graph_print)
     with collect_guards() as guards:
         graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
+    # after parsing, as MindSpore checks the parallel job after inferring the graph's types and
+    # shapes: an operator's invalid argument is its ValueError even in a job that cannot run
+    check_parallel_job()
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
     _refuse_functions_in_output(graph.out_tree, graph.loc)

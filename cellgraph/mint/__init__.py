@@ -15,6 +15,7 @@ from cellgraph.primitives.dynamic_ops import unique_p as _unique_p
 from cellgraph.primitives.errors import ArgumentValueError
 
 from . import distributed, linalg, nn, optim  # noqa: F401  (mint.nn, .optim, .linalg, ...)
+from ._tensor_ops import NARROW_INTEGERS as _NARROW_INTEGERS
 from ._tensor_ops import check_device as _check_device
 from ._tensor_ops import check_generator as _check_generator
 
@@ -61,12 +62,29 @@ def _cast(out, dtype):
     return out if dtype is None else _F.cast(out, dtype)
 
 
+def _accumulate_as(input, dtype):
+    """The input as the dtype a sum or product of it accumulates in."""
+    if dtype is None and input.dtype in _NARROW_INTEGERS:
+        dtype = _dt.int64
+    return _cast(input, dtype)
+
+
+def _scaled(other, alpha):
+    """alpha * other, as add and sub take it: a Python number stays one (it does not make an
+    int32 input int64)."""
+    if alpha == 1:
+        return other
+    if isinstance(other, (int, float)) and isinstance(alpha, (int, float)):
+        return other * alpha
+    return _F.mul(other, alpha)
+
+
 def add(input, other, *, alpha=1):
-    return _F.add(input, other if alpha == 1 else _F.mul(other, alpha))
+    return _F.add(input, _scaled(other, alpha))
 
 
 def sub(input, other, *, alpha=1):
-    return _F.sub(input, other if alpha == 1 else _F.mul(other, alpha))
+    return _F.sub(input, _scaled(other, alpha))
 
 
 def mul(input, other):
@@ -95,7 +113,7 @@ def clamp(input, min=None, max=None):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    return _core.reduce_sum(_cast(input, dtype), _dims(dim), keepdim)
+    return _core.reduce_sum(_accumulate_as(input, dtype), _dims(dim), keepdim)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
@@ -103,7 +121,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
-    return _ops.reduce_prod(_cast(input, dtype), _dims(dim), keepdim)
+    return _ops.reduce_prod(_accumulate_as(input, dtype), _dims(dim), keepdim)
 
 
 def max(input, dim=None, keepdim=False):
@@ -216,9 +234,15 @@ def rand(*size, generator=None, dtype=None, device=None):
 
 
 lerp, xlogy = _ops.lerp, _ops.xlogy
-tril, triu, trace, nan_to_num, einsum, masked_fill, unbind = (
-    _ops.tril, _ops.triu, _ops.trace, _ops.nan_to_num, _ops.einsum, _ops.masked_fill,
-    _ops.unbind)
+tril, triu, nan_to_num, einsum, masked_fill, unbind = (
+    _ops.tril, _ops.triu, _ops.nan_to_num, _ops.einsum, _ops.masked_fill, _ops.unbind)
+
+
+def trace(input):
+    """The sum of the main diagonal; that of bools or integers is int64 (MindSpore's
+    TraceExt; ops.trace keeps the input's dtype)."""
+    out = _ops.trace(input)
+    return _F.cast(out, _dt.int64) if input.dtype.is_bool or input.dtype.is_int else out
 bincount = _bin_counts  # integer counts, as torch's (ops.bincount's are float32)
 addmm, inverse, full_like, searchsorted, nonzero = (
     _ops.addmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)

@@ -54,8 +54,16 @@ def amin(input, dim=(), keepdim=False):
     return _ops.amin(input, None if dim == () else dim, keepdim)
 
 
+# MindSpore's SumExt, ProdExt and Nansum (as torch): without a dtype, a bool or an integer
+# narrower than int64 is summed (multiplied) as int64
+NARROW_INTEGERS = frozenset({_dt.bool_, _dt.uint8, _dt.int8, _dt.int16, _dt.int32})
+
+
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
-    """The sum over `dim` with NaNs counted as zero."""
+    """The sum over `dim` with NaNs counted as zero; without a dtype, that of bools or
+    integers narrower than int64 is int64 (MindSpore's Nansum)."""
+    if dtype is None and input.dtype in NARROW_INTEGERS:
+        dtype = _dt.int64
     x = input if dtype is None else _ops.cast(input, dtype)
     x = _ops.masked_fill(x, _ops.isnan(x), 0) if x.dtype.is_float else x
     return _core.reduce_sum(x, () if dim is None else dim, keepdim)

@@ -170,6 +170,37 @@ def _div_mod(input, other, rounding_mode=None):
     return div_(input, other, rounding_mode=rounding_mode)
 
 
+def _addmm(input, mat1, mat2, beta=1, alpha=1):
+    return addmm_(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def _scatter_value(input, dim, index, value):
+    """`value` written into input at `index` along `dim`, in place."""
+    return scatter_(input, dim, index, F.fill(input.dtype, tuple(index.shape), value))
+
+
+def _functional():
+    from cellgraph.mint.nn import functional  # above ops (it loads nn): read when called
+
+    return functional
+
+
+def _elu(input, alpha=1.0):
+    return update_in_place(input, _functional().elu(input, alpha))
+
+
+def _hardtanh(input, min_val=-1, max_val=1):
+    return update_in_place(input, _functional().hardtanh(input, min_val, max_val))
+
+
+def _silu(input):
+    return update_in_place(input, _functional().silu(input))
+
+
+def _threshold(input, threshold, value):
+    return update_in_place(input, _functional().threshold(input, threshold, value))
+
+
 # gen_ops_prim's classes without attributes: `InplaceAddExt()(input, other, alpha=1)`
 GEN_OPS_CLASSES = {
     name: function_class(name, fn, f"`InplaceXxx()(input, ...)`: {fn.__name__} in place")
@@ -187,7 +218,12 @@ GEN_OPS_CLASSES = {
         "InplaceExp": exp_, "InplaceLog": log_, "InplaceFloor": floor_,
         "InplaceSigmoid": sigmoid_, "InplaceTanh": tanh_, "InplaceSign": sign_,
         "InplaceErfinv": erfinv_, "InplaceReLU": relu_, "InplaceScatterAdd": scatter_add_,
-        "InplaceScatterSrc": scatter_,
+        "InplaceScatterSrc": scatter_, "InplaceAddmm": _addmm,
+        "InplaceFillDiagonal": fill_diagonal_, "InplaceIndexPut": index_put_,
+        "InplaceIndexCopy": index_copy_, "InplaceIndexFillScalar": index_fill_,
+        "InplaceIndexFillTensor": index_fill_, "InplacePut": put_,
+        "InplaceScatterValue": _scatter_value, "InplaceElu": _elu, "InplaceHardtanh": _hardtanh,
+        "InplaceSiLU": _silu, "InplaceThreshold": _threshold,
     }.items()}
 
 

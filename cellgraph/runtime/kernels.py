@@ -551,8 +551,14 @@ def _topk(xp, x, k, axis=-1, largest=True, sorted=True):
     return xp.take_along_axis(x, order, axis=axis), xp.astype(order, xp.int32)
 
 
-TABLE["take_along_axis"] = lambda xp, x, indices, axis: xp.take_along_axis(
-    x, xp.astype(indices, xp.int64), axis=axis)  # torch takes only int64 indices
+@kernel("take_along_axis")
+def _take_along_axis(xp, x, indices, axis):
+    """GatherD: an index may be shorter than x along the other axes (torch.gather's rule),
+    where it reads x's leading part; torch takes only int64 indices."""
+    axis %= x.ndim
+    leading = tuple(slice(None) if d == axis else slice(0, n)
+                    for d, n in enumerate(indices.shape))
+    return xp.take_along_axis(x[leading], xp.astype(indices, xp.int64), axis=axis)
 
 
 @kernel("gather_nd")

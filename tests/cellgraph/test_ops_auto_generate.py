@@ -68,3 +68,13 @@ def test_auto_generate_package_holds_both():
     assert auto_generate.MaxPoolWithIndices is ops.MaxPoolWithIndices
     assert auto_generate.gen_ops_prim.MaxPoolWithMask is ops.MaxPoolWithMask
     assert ops.operations.MaxPoolWithIndices is ops.MaxPoolWithIndices
+
+
+def test_the_package_answers_for_the_instances():
+    """`ops.auto_generate.<name>_op`, as MindSpore's tests call them."""
+    from cellgraph.ops import auto_generate
+
+    assert type(auto_generate.tracev2_grad_op).__name__ == "TraceV2Grad"
+    assert type(auto_generate.lstsq_v2_grad_op).__name__ == "LstsqV2Grad"
+    with pytest.raises(AttributeError):
+        _ = auto_generate.no_such_thing

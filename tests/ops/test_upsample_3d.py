@@ -74,3 +74,23 @@ def test_adaptive_avg_pool3d_as_mindspore():
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_interpolate_by_a_scale_samples_one_over_the_scale_apart():
+    """A scale factor (not recomputed) spaces the samples 1 / scale apart, not in / out:
+    MindSpore 2.10's values (its tests/st/ops/test_ops_upsample_trilinear3d.py), forward and
+    gradient."""
+    from cellgraph import grad
+    from cellgraph.ops.function.nn_func import interpolate_ext
+
+    x = Tensor(np.array([[[[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]],
+                           [[0.7, 0.8, 0.9], [1.0, 1.1, 1.2]]]]], np.float32))
+    out = interpolate_ext(x, None, [1.5, 2.0, 2.5], "trilinear", False)
+    assert out.shape == (1, 1, 3, 4, 7)
+    np.testing.assert_allclose(out.asnumpy()[0, 0, 0, 0],
+                               [0.1, 0.11, 0.15, 0.19, 0.23, 0.27, 0.3], atol=1e-6)
+    np.testing.assert_allclose(out.asnumpy()[0, 0, 2, 3],
+                               [1.0, 1.01, 1.05, 1.09, 1.13, 1.17, 1.2], atol=1e-6)
+    dx = grad(lambda v: interpolate_ext(v, None, [1.5, 2.0, 2.5], "trilinear", False))(x)
+    np.testing.assert_allclose(dx.asnumpy(), np.array(
+        [[[[[7.5, 7.5, 6.0], [7.5, 7.5, 6.0]], [[7.5, 7.5, 6.0], [7.5, 7.5, 6.0]]]]]), atol=1e-5)

@@ -10,7 +10,8 @@ programs subclass or call methods on, and writes, for each public callable, its 
 ``[name, kind, default]`` (kind: ``P`` positional-only, ``PK`` positional-or-keyword, ``V``
 ``*args``, ``K`` keyword-only, ``VK`` ``**kwargs``; default: its ``repr`` or null). A callable
 whose signature Python cannot read (a C++ builtin) is recorded as the string ``"?"``. A class is
-recorded with the signature of its constructor.
+recorded with the signature of its constructor; the primitive classes of
+``ops.auto_generate.gen_ops_prim`` also with their call's (their operands).
 
 ``--report`` (under cellgraph's interpreter) writes ``tools/oracle/missing_names.md``: how many
 of cellgraph's callables take MindSpore's parameters, and the names MindSpore has that cellgraph
@@ -35,6 +36,9 @@ MODULES = ["", "nn", "ops", "ops.functional", "ops.operations", "mint", "mint.nn
            "mint.nn.functional", "numpy", "dataset", "dataset.vision", "dataset.transforms",
            "dataset.text", "train", "amp", "communication", "common.initializer",
            "experimental.optim"]
+# the module of primitive classes whose calls are recorded too (a generated primitive's call
+# takes its operands; its constructor, recorded with the module's classes, its attributes)
+PRIMITIVES = "ops.auto_generate.gen_ops_prim"
 # classes whose methods are recorded: name -> path relative to the package root
 CLASSES = {"Tensor": "Tensor", "Parameter": "Parameter", "Cell": "nn.Cell",
            "Optimizer": "nn.Optimizer", "Dataset": "dataset.Dataset"}
@@ -194,7 +198,42 @@ def record(package):
         cls = resolve(package, path)
         classes[cname] = {name: encode(signature_of(fn, drop_self), package)
                           for name, (fn, drop_self) in sorted(class_methods(cls).items())}
-    return {"modules": modules, "classes": classes}
+    return {"modules": modules, "classes": classes, "primitives": record_primitives(package)}
+
+
+def call_signature(cls):
+    """The parameters a primitive class's call takes: its own `__call__`'s (self dropped), or,
+    for cellgraph's classes that call a function with their attributes (`_fn`), that
+    function's less the constructor's arguments. None when the class has no call of its own
+    (MindSpore's base Primitive takes `*args`)."""
+    owner = next((k for k in cls.__mro__ if "__call__" in vars(k)), None)
+    function = getattr(cls, "_fn", None)
+    if function is not None and owner is not None and owner.__name__ == "PrimitiveClass":
+        try:
+            sig = inspect.signature(function)
+        except (ValueError, TypeError):
+            return None
+        attributes = set(getattr(cls, "_init_names", ()))
+        return sig.replace(parameters=[p for p in sig.parameters.values()
+                                       if p.name not in attributes])
+    if owner is None or owner.__name__ == "Primitive":
+        return None
+    return signature_of(vars(owner)["__call__"], drop_self=True)
+
+
+def record_primitives(package):
+    """{class name: {"init": constructor's parameters, "call": the call's}} for the classes of
+    the PRIMITIVES module."""
+    mod = resolve(package, PRIMITIVES)
+    out = {}
+    for name in sorted(dir(mod)):
+        obj = getattr(mod, name, None)
+        if isinstance(obj, type) and name[:1].isupper():
+            call = call_signature(obj)
+            if call is not None:
+                out[name] = {"init": encode(signature_of(obj), package),
+                             "call": encode(call, package)}
+    return out
 
 
 def _normalise_default(value, package):
@@ -232,6 +271,10 @@ def keyed(recorded):
     for cname, entries in recorded["classes"].items():
         for name, sig in entries.items():
             out[f"mindspore.{CLASSES[cname]}.{name}"] = ("class", cname, name, sig)
+    for cname, sigs in recorded.get("primitives", {}).items():
+        for part, sig in sigs.items():
+            out[f"mindspore.{PRIMITIVES}.{cname}" + (".__call__" if part == "call" else "")] = (
+                "primitive", cname, part, sig)
     return out
 
 
@@ -254,6 +297,18 @@ def describe(ms_sig, cg_sig):
     return f"mindspore {fmt(ms_sig)} cellgraph {fmt(cg_sig)}"
 
 
+def _primitive_part(package, cname, part):
+    """The signature of `package`'s primitive class `cname`'s constructor ("init") or call
+    ("call"); None when the package lacks the class."""
+    try:
+        cls = getattr(resolve(package, PRIMITIVES), cname)
+    except (ImportError, AttributeError):
+        return None
+    if not isinstance(cls, type):
+        return None
+    return signature_of(cls) if part == "init" else call_signature(cls)
+
+
 def compare_all(recorded, package="cellgraph"):
     """Check every callable `package` provides against MindSpore's recorded signature.
 
@@ -264,6 +319,21 @@ def compare_all(recorded, package="cellgraph"):
     total = matched = unreadable = 0
     owners = {}
     for key, (where, owner, name, ms_sig) in sorted(keyed(recorded).items()):
+        if where == "primitive":
+            found = _primitive_part(package, owner, name)
+            if found is None:
+                missing.append(key)
+                continue
+            if not _comparable(ms_sig):
+                unreadable += 1
+                continue
+            total += 1
+            why = describe(ms_sig, encode(found, package))
+            if why:
+                mismatches[key] = why
+            else:
+                matched += 1
+            continue
         path = owner if where == "module" else CLASSES[owner]
         if path not in owners:
             try:

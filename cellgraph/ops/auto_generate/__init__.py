@@ -16,3 +16,11 @@ from .gen_ops_prim import *
 
 __all__ = sorted({*gen_ops_def.__all__, *gen_ops_prim.__all__,  # noqa: PLE0605
                   "gen_ops_def", "gen_ops_prim", "pyboost_inner_prim"})
+
+
+def __getattr__(name: str):
+    """`<snake_name>_op`: gen_ops_prim's instance of that class (`ops.auto_generate.
+    tracev2_grad_op`), as MindSpore's package exports them."""
+    if name.endswith("_op"):
+        return getattr(gen_ops_prim, name)
+    raise AttributeError(f"module 'ops.auto_generate' has no attribute {name!r}")

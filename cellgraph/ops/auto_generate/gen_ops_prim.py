@@ -12,6 +12,13 @@ from cellgraph.ops.operations._sequence_ops import SequenceConcat  # noqa: F401 
 from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
+from . import array_classes as _array_classes
+from . import dct_classes as _dct_classes
+from . import grad_classes as _grad_classes
+from . import math_classes as _math_classes
+from . import nn_classes as _nn_classes
+from . import nn_grad_classes as _nn_grad_classes
+
 
 def _mint(name: str):
     """mint's `name`, looked up when called (mint loads nn, which ops does not need)."""
@@ -22,6 +29,22 @@ def _mint(name: str):
 
     call.__name__ = call.__qualname__ = name
     return call
+
+
+def _matmul_ext(input, other):
+    return _mint("matmul")(input, other)
+
+
+def _batch_matmul_ext(input, mat2):
+    return _mint("bmm")(input, mat2)
+
+
+def _sum_ext(input, dim=None, keepdim=False, dtype=None):
+    return _mint("sum")(input, dim, keepdim, dtype=dtype)
+
+
+def _mean_ext(input, dim=None, keepdim=False, dtype=None):
+    return _mint("mean")(input, dim, keepdim, dtype=dtype)
 
 
 def _max_dim(input, dim, keepdim=False):
@@ -134,10 +157,10 @@ globals().update(_operations_classes())
 globals().update({name: getattr(_grad_ops, name) for name in _grad_ops.__all__})
 
 # The mint-style classes: the call takes every argument (MatMulExt()(a, b), SumExt()(x, dim)).
-MatMulExt = _function_class("MatMulExt", _mint("matmul"))
-BatchMatMulExt = _function_class("BatchMatMulExt", _mint("bmm"))
-SumExt = _function_class("SumExt", _mint("sum"))
-MeanExt = _function_class("MeanExt", _mint("mean"))
+MatMulExt = _function_class("MatMulExt", _matmul_ext)
+BatchMatMulExt = _function_class("BatchMatMulExt", _batch_matmul_ext)
+SumExt = _function_class("SumExt", _sum_ext)
+MeanExt = _function_class("MeanExt", _mean_ext)
 MaxDim = _function_class("MaxDim", _max_dim)
 MinDim = _function_class("MinDim", _min_dim)
 SiLU = _function_class("SiLU", _ops.silu)
@@ -160,6 +183,13 @@ globals().update({
     name: _function_class(name, getattr(_fft_func, function)) for function in _fft_func.__all__
     for name in [function.upper().replace("SHIFT", "Shift").replace("FREQ", "Freq")]})
 globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tensor updates)
+# the classes over mint's functions, by kind: AddExt, Mv, ...
+globals().update(_math_classes.CLASSES)
+globals().update(_array_classes.CLASSES)
+globals().update(_nn_classes.CLASSES)
+globals().update(_dct_classes.CLASSES)
+globals().update(_grad_classes.CLASSES)
+globals().update(_nn_grad_classes.CLASSES)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))

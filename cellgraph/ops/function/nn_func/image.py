@@ -148,9 +148,17 @@ def _area_matrices(shape, sizes, align_corners) -> list:
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None):
     """Resize the spatial axes (after N, C): "nearest", "linear"/"bilinear"/"trilinear"
-    (pixel-centre sampling unless align_corners) or "area" (adaptive average pooling)."""
+    (pixel-centre sampling unless align_corners) or "area" (adaptive average pooling). Given
+    a scale_factor, each output size is floor(in * scale) and the samples lie 1 / scale apart,
+    unless recompute_scale_factor asks for in / out (as torch and MindSpore's Upsample
+    kernels)."""
     shape = abstract_of(input).shape
     sizes = _sizes(shape, size, scale_factor)
+    ratios = [None] * len(sizes)
+    if scale_factor is not None and not recompute_scale_factor:
+        scales = scale_factor if isinstance(scale_factor, (tuple, list)) else (
+            scale_factor,) * len(sizes)
+        ratios = [1.0 / float(s) for s in scales]
     for n, m in zip(shape[2:], sizes):
         if n == 0 and m:  # nothing to sample from
             if int(np.prod(shape[:2])):
@@ -160,9 +168,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode == "nearest":
         if align_corners:
             raise ArgumentValueError("interpolate: align_corners needs a linear mode")
-        matrices = [_nearest(n, m, False) for n, m in zip(shape[2:], sizes)]
+        matrices = [_nearest(n, m, False, r) for n, m, r in zip(shape[2:], sizes, ratios)]
     elif mode in ("linear", "bilinear", "trilinear"):
-        matrices = [_linear(n, m, bool(align_corners), True) for n, m in zip(shape[2:], sizes)]
+        matrices = [_linear(n, m, bool(align_corners), True, r)
+                    for n, m, r in zip(shape[2:], sizes, ratios)]
     elif mode == "area":
         matrices = _area_matrices(shape, sizes, align_corners)
     else:
