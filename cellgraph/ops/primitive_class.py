@@ -39,6 +39,97 @@ class UserData:
         return found[key]
 
 
+# MindSpore's names of the operands of a class's call, where they differ from those of the
+# function the class calls (its `_fn`, written with the core's names): a call passing them by
+# keyword binds them by MindSpore's names. `name=None` gives a default.
+MINDSPORE_OPERANDS = {
+    "AcoshGrad": "out, dout",
+    "AdaptiveMaxPool2D": "input",
+    "Addcdiv": "input, tensor1, tensor2, value",
+    "Addcmul": "input, tensor1, tensor2, value",
+    "ArgMaxWithValue": "input",
+    "ArgMinWithValue": "input",
+    "Argmax": "input_x",
+    "AsinhGrad": "out, dout",
+    "BCEWithLogitsLoss": "input, target, weight=None, posWeight=None",
+    "BernoulliExt": "input, seed, offset",
+    "BiasAdd": "input_x, bias",
+    "BinaryCrossEntropy": "input, target, weight=None",
+    "BroadcastTo": "input",
+    "Cross": "input, other",
+    "CumSum": "input, axis",
+    "Dense": "input, weight, bias=None",
+    "DropoutExt": "input, p, seed, offset",
+    "ExtractImagePatches": "input_x",
+    "Eye": "n, m, dtype",
+    "FloorDiv": "input, other",
+    "GatherD": "x, dim, index",
+    "GeLU": "input",
+    "GridSampler2D": "input_x, grid",
+    "GridSampler3D": "input_x, grid",
+    "Identity": "input_x",
+    "InplaceDiv": "input, other",
+    "InplaceDivs": "input, other",
+    "InplaceNormal": "input, mean, std, seed, offset",
+    "InplaceUniform": "input, from_, to, seed, offset",
+    "LayerNorm": "input_x, gamma, beta",
+    "LeftShift": "x1, x2",
+    "LogSoftmax": "logits",
+    "LogicalAnd": "x, y",
+    "LogicalOr": "x, y",
+    "Logit": "input",
+    "LogitGrad": "grad, input",
+    "MaskedScatter": "input, mask, source",
+    "MatMul": "input, mat2",
+    "MaximumGrad": "x, y, grads",
+    "MaximumGradGrad": "x, y, dx, dy",
+    "MultinomialExt": "input, num_samples, replacement, seed, offset",
+    "NonZero": "input",
+    "Ones": "shape, dtype=None",
+    "OnesLike": "x",
+    "Range": "start, end, step",
+    "ReLU": "input",
+    "RealDiv": "x, y",
+    "ReduceAll": "input, axis=None",
+    "ReduceStd": "x",
+    "ResizeBicubic": "image, size",
+    "ResizeBilinearGrad": "grads, image",
+    "ResizeBilinearV2": "image, size",
+    "ResizeNearestNeighbor": "input_x",
+    "ResizeNearestNeighborV2": "image, size",
+    "ReverseV2": "input",
+    "RightShift": "input_x, input_y",
+    "RsqrtGrad": "y_backprop, x",
+    "SequenceConcat": "x",
+    "Slice": "input, begin, size",
+    "SmoothL1Loss": "prediction, target",
+    "Softmax": "input",
+    "Split": "input_x",
+    "SqrtGrad": "dy, y",
+    "Squeeze": "input",
+    "StridedSlice": "input_x, begin, end, strides",
+    "Svd": "input",
+    "TensorScatterElements": "data, indices, updates",
+    "TensorToScalar": "x",
+    "TransposeExtView": "input, dim0, dim1",
+    "TransposeView": "input, input_perm",
+    "Triu": "input",
+    "UniqueConsecutive": "input",
+    "Zeros": "size, dtype=None",
+    "ZerosLike": "x",
+}
+
+
+def _operand_signature(spec: str) -> inspect.Signature:
+    parameters = []
+    for item in spec.split(", "):
+        name, _, default = item.partition("=")
+        parameters.append(inspect.Parameter(
+            name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=None if default else inspect.Parameter.empty))
+    return inspect.Signature(parameters)
+
+
 class PrimitiveClass(UserData):
     """A MindSpore primitive class: `__init__` takes the static params (remembered for repr),
     `__call__` the operands. Instances are constants in a graph (`self.mul = ops.Mul()`).
@@ -52,12 +143,18 @@ class PrimitiveClass(UserData):
     # an arithmetic operation (one that promotes its operands): inside a graph, Python numbers
     # alone are Tensors to it (int64, float32), so its result is a Tensor, as MindSpore's
     _numbers_as_tensors = False
+    _operands: inspect.Signature | None = None  # MindSpore's names of the call's operands
+    _required = 0  # how many of them have no default
 
     def __init_subclass__(cls, **kwargs):
         """A class configured by `_init_names` shows them as its signature (`Flatten()` takes
         none); one that writes its own `__init__` shows that. A class's own `__call__` is
         wrapped so that its calls carry the instance's sharding strategy."""
         super().__init_subclass__(**kwargs)
+        if cls.__name__ in MINDSPORE_OPERANDS:
+            cls._operands = _operand_signature(MINDSPORE_OPERANDS[cls.__name__])
+            cls._required = sum(p.default is inspect.Parameter.empty
+                                for p in cls._operands.parameters.values())
         call = cls.__dict__.get("__call__")
         if call is not None:
             cls.__call__ = _carrying_strategy(call)
@@ -90,6 +187,8 @@ class PrimitiveClass(UserData):
         self._attrs = values
 
     def __call__(self, *args, **kwargs):
+        if self._operands is not None:
+            args, kwargs = self._operand_args(args, kwargs)
         if self._numbers_as_tensors and args and all(type(a) in (int, float) for a in args):
             args = _numbers_in_a_graph(args)
         try:
@@ -99,6 +198,23 @@ class PrimitiveClass(UserData):
         except TypeError:
             self._check_operand_count(args, kwargs)
             raise
+
+    def _operand_args(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        """(operands, other keywords) of a call of a class whose operands MindSpore names
+        `_operands`: operands given by those names join the positional ones, with the defaults
+        MindSpore declares; a call missing one, or passing too many, is Python's TypeError (in
+        a graph, MindSpore's error for too few)."""
+        signature = self._operands
+        if not kwargs and self._required <= len(args) <= len(signature.parameters):
+            return args, kwargs
+        named = {k: kwargs.pop(k) for k in list(kwargs) if k in signature.parameters}
+        try:
+            bound = signature.bind(*args, **named)
+        except TypeError as exc:
+            self._check_operand_count(args, {**named, **kwargs})
+            raise TypeError(f"{type(self).__name__}(): {exc}") from None
+        bound.apply_defaults()
+        return bound.args, kwargs
 
     def _check_operand_count(self, args, kwargs):
         """Inside a graph, raise MindSpore's error when the call passed fewer operands than the
@@ -195,6 +311,8 @@ def _numbers_in_a_graph(args: tuple) -> tuple:
 
 def _carrying_strategy(call):
     def run(self, *args, **kwargs):
+        if self._operands is not None:
+            args, kwargs = self._operand_args(args, kwargs)
         if self._strategy is None:
             return call(self, *args, **kwargs)
         return sharded_call(self._strategy, call, (self, *args), kwargs)
@@ -328,6 +446,15 @@ def primitive_class(prim, module: str) -> type:
     return cls
 
 
+def _named_classes(prim, module: str, names: list) -> dict:
+    """{name: class} for a public primitive's label and aliases: an alias (`RealDiv` of `Div`)
+    is a subclass of the label's class named as MindSpore names its own class, so its
+    instances carry that name and its call takes MindSpore's operand names."""
+    cls = primitive_class(prim, module)
+    return {name: cls if name == cls.__name__ else
+            type(name, (cls,), {"__module__": module, "__doc__": cls.__doc__}) for name in names}
+
+
 def generate_classes(namespace: dict) -> None:
     """Define in the module whose globals are `namespace` (`ops.operations.math_ops`, ...) the
     classes derived from declarations that MindSpore files there, after the module's own: the
@@ -344,10 +471,8 @@ def generate_classes(namespace: dict) -> None:
             continue
         names = [n for n in (prim.label, *prim.aliases) if n not in namespace]
         if names:
-            cls = primitive_class(prim, module)
-            for name in names:
-                namespace[name] = cls
-                namespace["__all__"].append(name)
+            namespace.update(_named_classes(prim, module, names))
+            namespace["__all__"].extend(names)
 
 
 def from_core(kind_value) -> bool:
@@ -368,6 +493,5 @@ def unfiled_classes(namespace: dict) -> dict:
             names = [n for n in (prim.label, *prim.aliases)
                      if n not in namespace and n not in classes]
             if names:
-                cls = primitive_class(prim, module)
-                classes.update(dict.fromkeys(names, cls))
+                classes.update(_named_classes(prim, module, names))
     return classes

@@ -103,8 +103,8 @@ def test_public_declarations_give_op_class_and_method(name):
     if prim.primitive_class:
         cls = getattr(ops, prim.label)
         assert cls is getattr(operations, prim.label)
-        for alias in prim.aliases:
-            assert getattr(ops, alias) is cls
+        for alias in prim.aliases:  # MindSpore's own class of that name (TensorAdd, RealDiv)
+            assert issubclass(getattr(ops, alias), cls) and getattr(ops, alias)().name == alias
     else:
         cls = None
         assert not hasattr(operations, prim.label)

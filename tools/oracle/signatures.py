@@ -206,6 +206,8 @@ def call_signature(cls):
     for cellgraph's classes that call a function with their attributes (`_fn`), that
     function's less the constructor's arguments. None when the class has no call of its own
     (MindSpore's base Primitive takes `*args`)."""
+    if getattr(cls, "_operands", None) is not None:  # cellgraph's: bound by MindSpore's names
+        return cls._operands
     owner = next((k for k in cls.__mro__ if "__call__" in vars(k)), None)
     function = getattr(cls, "_fn", None)
     if function is not None and owner is not None and owner.__name__ == "PrimitiveClass":

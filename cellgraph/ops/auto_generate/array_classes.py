@@ -223,13 +223,6 @@ def _tuple_to_tensor(input_tuple, dtype=None):
     return out if dtype is None else ops.cast(out, dtype)
 
 
-def _tensor_to_scalar(x):
-    """The number a 0-d Tensor holds (a variable number in a graph)."""
-    from cellgraph.ops.operations._sequence_ops import _tensor_values
-
-    return _tensor_values("TensorToScalar", x, False)
-
-
 def _to_dtype(input, dtype=None, non_blocking=False, copy=False):
     return input if dtype is None else ops.cast(input, dtype)
 
@@ -284,7 +277,6 @@ _TABLE = {
     "NonZeroExt": _nonzero, "FillScalar": _fill, "FillTensor": _fill, "FullLike": _full_like,
     "NewOnes": _new_ones, "NewZeros": _new_zeros, "NewFull": _new_full, "Empty": _empty,
     "EmptyLike": _empty_like, "NewEmpty": _new_empty, "TupleToTensor": _tuple_to_tensor,
-    "TensorToScalar": _tensor_to_scalar,
     "ToDtype": _to_dtype, "ToOther": _to_other,
     "AsStrided": _as_strided, "Im2ColExt": _im2col, "Col2ImExt": _col2im,
     "PixelShuffle": _pixel_shuffle,

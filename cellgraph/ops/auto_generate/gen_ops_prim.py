@@ -8,7 +8,11 @@ from cellgraph import ops as _ops
 from cellgraph.ops import inplace as _inplace
 from cellgraph.ops.function import fft_func as _fft_func
 from cellgraph.ops.operations import _grad_ops
-from cellgraph.ops.operations._sequence_ops import SequenceConcat  # noqa: F401  (filed here)
+from cellgraph.ops.operations._sequence_ops import (  # noqa: F401  (filed here too)
+    SequenceConcat,
+    TensorToScalar,
+)
+from cellgraph.ops.primitive_class import define_class as _define_class
 from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
@@ -55,16 +59,30 @@ def _min_dim(input, dim, keepdim=False):
     return _mint("min")(input, dim, keepdim)
 
 
-def _dropout_ext(input, p=0.5, seed=0, offset=0):
+def _stream(seed, offset):
+    """The op seed of a draw MindSpore keys by its generator's (seed, offset) (ints, or the
+    Tensors `default_generator._step` gives): a program that draws with the same pairs draws
+    the same numbers in every run (after the same set_seed), as an op seed's stream does. A
+    pair known only when a graph runs draws from the global generator."""
+    try:
+        return int(seed) * 2 ** 32 + int(offset)
+    except (TypeError, ValueError):
+        return None
+
+
+def _dropout_ext(input, p, seed, offset):
     """DropoutExt's (output, mask): elements zeroed with probability p, the rest scaled by
     1 / (1 - p); the mask is True where kept."""
-    keep = _ops.rand(tuple(input.shape)) >= p
+    keep = _ops.rand(tuple(input.shape), seed=_stream(seed, offset)) >= p
     scale = 0.0 if p >= 1 else 1.0 / (1.0 - p)
     return input * _ops.cast(keep, input.dtype) * scale, keep
 
 
-def _randint(low, high, shape, seed=0, offset=0, dtype=None):
-    return _ops.randint(low, high, tuple(shape), dtype=dtype)
+def _randint(low, high, shape, seed, offset, dtype=None, device=None):
+    from cellgraph.mint._tensor_ops import check_device
+
+    check_device(device, "RandInt")
+    return _ops.randint(low, high, tuple(shape), _stream(seed, offset), dtype=dtype)
 
 
 def _fill_in_place(op: str, input, draws):
@@ -83,22 +101,23 @@ def _fill_in_place(op: str, input, draws):
                            f"Parameter")
 
 
-def _inplace_normal(input, mean=0.0, std=1.0, seed=0, offset=0):
+def _inplace_normal(input, mean, std, seed, offset):
     return _fill_in_place("InplaceNormal", input,
-                          _ops.normal(tuple(input.shape), mean, std))
+                          _ops.normal(tuple(input.shape), mean, std, _stream(seed, offset)))
 
 
-def _inplace_uniform(input, from_=0.0, to=1.0, seed=0, offset=0):
+def _inplace_uniform(input, from_, to, seed, offset):
     return _fill_in_place("InplaceUniform", input,
-                          _ops.uniform(tuple(input.shape), from_, to, dtype=input.dtype))
+                          _ops.uniform(tuple(input.shape), from_, to, _stream(seed, offset),
+                                       dtype=input.dtype))
 
 
-def _bernoulli_ext(input, seed=0, offset=0):
-    return _ops.bernoulli(_ops.zeros_like(input), input)
+def _bernoulli_ext(input, seed, offset):
+    return _ops.bernoulli(_ops.zeros_like(input), input, _stream(seed, offset))
 
 
-def _multinomial_ext(input, num_samples, replacement=False, seed=0, offset=0):
-    return _ops.multinomial(input, num_samples, replacement)
+def _multinomial_ext(input, num_samples, replacement, seed, offset):
+    return _ops.multinomial(input, num_samples, replacement, _stream(seed, offset))
 
 
 def _clone(input):
@@ -172,6 +191,11 @@ DropoutExt = _function_class("DropoutExt", _dropout_ext)
 RandInt = _function_class("RandInt", _randint)
 BernoulliExt = _function_class("BernoulliExt", _bernoulli_ext)
 MultinomialExt = _function_class("MultinomialExt", _multinomial_ext)
+# the generated class names its reduction `reduce` (ops.TensorScatterElements: `reduction`)
+TensorScatterElements = _define_class(
+    "TensorScatterElements", lambda data, indices, updates, axis=0, reduce="none":
+    _ops.tensor_scatter_elements(data, indices, updates, axis, reduce),
+    {"axis": 0, "reduce": "none"}, __name__)
 Clone = _function_class("Clone", _clone)
 Contiguous = _function_class("Contiguous", _contiguous)
 OnesLikeExt = _function_class("OnesLikeExt", _like_ext("ones_like"))

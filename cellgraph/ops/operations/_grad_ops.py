@@ -82,9 +82,14 @@ def _kl_div_loss_grad(grads, x, target, reduction="mean"):
 
 
 def _grid_sampler_2d_grad(grad, input_x, grid, interpolation_mode="bilinear",
-                          padding_mode="zeros", align_corners=False):
+                          padding_mode="zeros", align_corners=False, output_mask=(1, 1)):
     """(d input_x, d grid) of GridSampler2D: the pullback of grid_sample at (input_x, grid)
-    applied to `grad`."""
+    applied to `grad`. `output_mask` says which of the two a caller needs; both are computed
+    either way, as MindSpore's CPU kernel computes them."""
+    if (not isinstance(output_mask, (tuple, list)) or len(output_mask) != 2
+            or any(m not in (0, 1) for m in output_mask)):
+        raise ArgumentValueError(f"For 'GridSampler2DGrad', 'output_mask' must be two 0/1 "
+                                 f"flags, but got {output_mask!r}.")
     _, pullback = vjp(lambda x, g: grid_sampler_impl(x, g, interpolation_mode, padding_mode,
                                                       align_corners), input_x, grid)
     return pullback(grad)
@@ -377,7 +382,8 @@ _CLASSES = {
                                                   grads / 6), None),
     "GridSampler2DGrad": (_grid_sampler_2d_grad, {"interpolation_mode": "bilinear",
                                                    "padding_mode": "zeros",
-                                                   "align_corners": False}),
+                                                   "align_corners": False,
+                                                   "output_mask": (1, 1)}),
     "PReLUGrad": (_prelu_grad, None),
     "L2NormalizeGrad": (_l2_normalize_grad, {"axis": 0, "epsilon": 1e-4}),
     "MaxPoolGradGradWithArgmax": (_max_pool_grad_grad_with_argmax,

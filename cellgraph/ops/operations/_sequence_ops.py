@@ -204,6 +204,8 @@ def _tensor_values(op: str, input_tensor, kind: type | None):
                          f"{type(input_tensor).__name__}.")
     rank_one = kind is not None
     shape = abstract_of(input_tensor).shape
+    if not rank_one and tuple(shape) == (1,):  # a one-element vector's number, as MindSpore's
+        input_tensor, shape = input_tensor.reshape(()), ()
     if len(shape) != (1 if rank_one else 0):
         raise ArgumentValueError(f"For '{op}', the input must be a "
                                  f"{'1-D' if rank_one else '0-D'} Tensor, but got a Tensor of "
@@ -237,7 +239,7 @@ class TensorToList(_SequenceOp):
 
 
 class TensorToScalar(_SequenceOp):
-    """The value of a 0-D Tensor as a number."""
+    """The value of a 0-D (or one-element 1-D) Tensor as a number."""
 
     def __call__(self, input_tensor):
         return _tensor_values("TensorToScalar", input_tensor, None)

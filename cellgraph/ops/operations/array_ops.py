@@ -509,10 +509,10 @@ MatrixSetDiagV3 = define_class(
     matrix_set_diag(x, diagonal, k, align), {"align": "RIGHT_LEFT"}, module=__name__)
 NonZero = define_class("NonZero", F.nonzero, module=__name__)
 PopulationCount = define_class("PopulationCount", population_count, module=__name__)
-SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, dtype=dt.int64,
-                            right=False: F.searchsorted(sorted_sequence, values,
-                                                        out_int32=dtype == dt.int32,
-                                                        right=right),
+SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, sorter=None,
+                            dtype=dt.int64, right=False: F.searchsorted(
+                                sorted_sequence, values, out_int32=dtype == dt.int32,
+                                right=right, sorter=sorter),
                             {"dtype": dt.int64, "right": False}, module=__name__)
 Rint = define_class("Rint", lambda x: F.round(x), module=__name__)  # halves to even
 

@@ -3,6 +3,7 @@
 `__init__` and applied in `__call__`."""
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as _np
@@ -531,7 +532,7 @@ GridSampler3D = define_class("GridSampler3D", grid_sampler_impl, _SAMPLER_INIT, 
 
 
 FlashAttentionScore = define_class("FlashAttentionScore", _flash_attention_class,
-                                   {"head_num": None, "keep_prob": 1.0, "scale_value": 1.0,
+                                   {"head_num": inspect.Parameter.empty, "keep_prob": 1.0, "scale_value": 1.0,
                                     "pre_tokens": 2147483647, "next_tokens": 2147483647,
                                     "inner_precise": 0, "input_layout": "BSH", "sparse_mode": 0},
                                    module=__name__)
