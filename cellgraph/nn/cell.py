@@ -190,9 +190,10 @@ class Cell(CellState, CellPrimitives):
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True
-    # What a call does around construct: the hook tables ({key: hook}) and the mixed-precision
-    # types. Each is replaced, never mutated, through `set_call_state`, which replaces
-    # `_call_version` too: a graph guards that one read per Cell instead of five.
+    # What a call does around construct: the hook tables ({key: hook}), the mixed-precision
+    # types and the saved tensors' hooks. Each is replaced, never mutated, through
+    # `set_call_state`, which replaces `_call_version` too: a graph guards that one read per
+    # Cell instead of seven.
     _forward_pre_hooks = None
     _forward_hooks = None
     _backward_pre_hooks = None
@@ -415,8 +416,7 @@ class Cell(CellState, CellPrimitives):
         return _in_precision(amp_types, args, lambda a: self._construct_call(a, kwargs))
 
     def _construct_call(self, args, kwargs):
-        record_guard(self, "_saved_tensors_pack_hook", self._saved_tensors_pack_hook)
-        record_guard(self, "_saved_tensors_unpack_hook", self._saved_tensors_unpack_hook)
+        # (the saved tensors' hooks are call state: _inline guarded them with _call_version)
         if self._saved_tensors_pack_hook is None:
             return self._run_construct(args, kwargs)
         from cellgraph.graph.api import cell_region
@@ -561,8 +561,8 @@ class Cell(CellState, CellPrimitives):
         """The tensors construct's operations save for the backward pass go through
         `pack_hook` and come back through `unpack_hook` (mindspore.saved_tensors_hooks), in
         PyNative and in graph mode."""
-        object.__setattr__(self, "_saved_tensors_pack_hook", pack_hook)
-        object.__setattr__(self, "_saved_tensors_unpack_hook", unpack_hook)
+        hooks.set_call_state(self, "_saved_tensors_pack_hook", pack_hook)
+        hooks.set_call_state(self, "_saved_tensors_unpack_hook", unpack_hook)
 
     def register_parameter_forward_hook(self, hook):
         """Graphs read Parameters through forward hooks: `hook` a callable (every Parameter of

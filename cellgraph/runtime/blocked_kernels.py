@@ -477,8 +477,7 @@ def _matmul(x, y, transpose_a=False, transpose_b=False):
         dtype = a.dtype
         if b.dtype is dtype and dtype in _BLAS_DTYPES:
             fa, fb = a.flags, b.flags
-            if (fa.c_contiguous or fa.f_contiguous) and fa.aligned and \
-                    (fb.c_contiguous or fb.f_contiguous) and fb.aligned:
+            if fa.forc and fa.aligned and fb.forc and fb.aligned:  # forc: C or F contiguous
                 return a.dot(b)
     # a matrix's .T, else the array's own swapaxes: np.swapaxes adds a dispatch costing a
     # third of a small product (the 2-D case is inline: a call costs a tenth of one)
