@@ -344,10 +344,11 @@ def _reduce_mean(xp, x, axis=(), keep_dims=False):
     return xp.where(total < 0, -magnitude, magnitude)
 
 
-TABLE["reduce_max"] = lambda xp, x, axis=(), keep_dims=False: xp.max(
-    x, axis=_axes(axis), keepdims=keep_dims)
-TABLE["reduce_min"] = lambda xp, x, axis=(), keep_dims=False: xp.min(
-    x, axis=_axes(axis), keepdims=keep_dims)
+# bools reduce as any / all, whose identities (False / True) give an empty reduction's value
+TABLE["reduce_max"] = lambda xp, x, axis=(), keep_dims=False: (
+    xp.any if x.dtype == xp.bool else xp.max)(x, axis=_axes(axis), keepdims=keep_dims)
+TABLE["reduce_min"] = lambda xp, x, axis=(), keep_dims=False: (
+    xp.all if x.dtype == xp.bool else xp.min)(x, axis=_axes(axis), keepdims=keep_dims)
 
 
 @kernel("argmax")

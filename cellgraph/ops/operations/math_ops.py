@@ -448,6 +448,24 @@ class NPUClearFloatStatus(NPUGetFloatStatus):
     """See NPUAllocFloatStatus."""
 
 
+class FloatStatus(PrimitiveClass):
+    """`ops.FloatStatus()(x)`: a (1,) Tensor of x's dtype, 1 where x holds a NaN or an
+    infinity and 0 otherwise, as MindSpore's GPU kernel gives it (MindSpore's CPU build has no
+    kernel for it; cellgraph computes it on every backend)."""
+
+    def __call__(self, x):
+        dtype = abstract_of(x).dtype if hasattr(x, "aval") else None
+        if dtype not in (dt.float16, dt.float32, dt.float64):
+            kind = f"Tensor[{dtype}]" if dtype is not None else type(x).__name__
+            raise DTypeError(f"For primitive[FloatStatus], the input argument[x] must be a type "
+                             f"of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
+                             f"got {kind}.")
+        from cellgraph import ops
+
+        finite = ops.isfinite(x).all().reshape((1,))
+        return ops.cast(ops.logical_not(finite), dtype)
+
+
 def _check_status_input(name, args) -> None:
     if len(args) != 1:
         raise ArgumentValueError(f"For primitive[{name}], the input number must be equal to 1, "
@@ -551,7 +569,7 @@ class Median(PrimitiveClass):
 
 
 __all__ += ["Median"]
-__all__ += ["NMSWithMask", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
+__all__ += ["FloatStatus", "NMSWithMask", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
 
 
 

@@ -1193,6 +1193,40 @@ class DepthwiseConv2dNative(PrimitiveClass):
                        f"CPU has none either); use nn.Conv2d with group equal to the channels")
 
 
+class DynamicRNN(PrimitiveClass):
+    """MindSpore's Ascend LSTM over a whole sequence (nn.LSTM is its portable form). The
+    constructor checks its arguments as MindSpore's does (only an unidirectional, time-major
+    tanh LSTM); as MindSpore on CPU, a call then fails with its RuntimeError: neither has a CPU
+    kernel for it."""
+
+    def __init__(self, cell_type="LSTM", direction="UNIDIRECTIONAL", cell_depth=1,
+                 use_peephole=False, keep_prob=1.0, cell_clip=-1.0, num_proj=0,
+                 time_major=True, activation="tanh", forget_bias=0.0, is_training=True):
+        from cellgraph import _checkparam as validator
+
+        name = "DynamicRNN"
+        self.forget_bias = validator.check_value_type("forget_bias", forget_bias, [float], name)
+        self.cell_depth = validator.check_value_type("cell_depth", cell_depth, [int], name)
+        self.keep_prob = validator.check_value_type("keep_prob", keep_prob, [float], name)
+        validator.check_number_range(keep_prob, 0.0, 1.0, validator.INC_BOTH, float, "keep_prob")
+        self.cell_clip = validator.check_value_type("cell_clip", cell_clip, [float], name)
+        self.num_proj = validator.check_non_negative_int(num_proj, "num_proj", name)
+        self.use_peephole = validator.check_value_type("use_peephole", use_peephole, [bool],
+                                                       name)
+        self.time_major = validator.check_value_type("time_major", time_major, [bool], name)
+        validator.check("time_major", time_major, "the supported value", True, validator.EQ, name)
+        self.is_training = validator.check_value_type("is_training", is_training, [bool], name)
+        for arg, value, allowed in (("cell_type", cell_type, "LSTM"),
+                                    ("direction", direction, "UNIDIRECTIONAL"),
+                                    ("activation", activation, "tanh")):
+            validator.check_value_type(arg, value, [str], name)
+            setattr(self, arg, validator.check_string(value, [allowed], arg, name))
+
+    def __call__(self, x, w, b, seq_length, init_h, init_c):
+        raise RunError("Unsupported op [DynamicRNN] on CPU: an Ascend-only kernel (MindSpore on "
+                       "CPU has none either); use nn.LSTM")
+
+
 class DeformableOffsets(PrimitiveClass):
     """`ops.DeformableOffsets(strides, pads, ksize, ...)(x, offsets)`: `deformable_offsets`."""
 
@@ -1326,7 +1360,8 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
     return items
 
 
-__all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
+__all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "DynamicRNN",
+            "MaxPoolWithArgmax"]
 __all__ += [
     "LSTM",
     "FractionalMaxPool3DWithFixedKsize",
