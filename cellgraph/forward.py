@@ -35,7 +35,7 @@ from __future__ import annotations
 import inspect
 
 from cellgraph.compiler.autodiff import emit_grad, inline
-from cellgraph.compiler.builder import Builder, Tracer, current_builder
+from cellgraph.compiler.builder import Builder, Tracer, current_builder, update_target
 from cellgraph.compiler.ir import Graph
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
@@ -60,15 +60,19 @@ class _Traced:
     in the current builder, and which outputs are differentiated (all, or the first if has_aux).
     """
 
-    def __init__(self, transform: Transform, inputs: tuple, has_aux: bool):
+    def __init__(self, transform: Transform, inputs: tuple, has_aux: bool,
+                 updates: bool = False):
         fn = transform.fn
         graph, captured, leaves, _ = parse(fn, inputs, graph_name(fn))
-        if graph.updates:  # as vmap: the transformed maps have no place for Parameter updates
+        if graph.updates and not updates:
+            # as vmap: the transformed maps have no place for Parameter updates (vjp's forward
+            # pass, run once, does: `updates`)
             names = ", ".join(repr(p.name) for p in graph.updates)
             raise transform.error(CompileError, f"the function assigns Parameters ({names}); a "
                                   f"transformed function must be pure, so return the new "
                                   f"values instead")
-        self.graph = graph
+        self.graph, self.leaves = graph, leaves
+        self.n_results = len(graph.outputs) - len(graph.updates)
         self.operands = list(leaves) + list(captured) + list(graph.weights)
         self.n_inputs = len(leaves)
         self.first_weight = len(graph.params) - len(graph.weights)
@@ -81,7 +85,7 @@ class _Traced:
             self.primary_tree = tree.children[0]
             self.n_primary = count_leaves(tree.children[0])
         else:
-            self.primary_tree, self.n_primary = tree, len(graph.outputs)
+            self.primary_tree, self.n_primary = tree, self.n_results
 
     @property
     def primary_avals(self) -> list[TensorType]:
@@ -89,11 +93,21 @@ class _Traced:
 
     def split(self, flat_outputs: list):
         """(differentiated output, aux or None) from the graph's flat outputs."""
-        value = unflatten(self.graph.out_tree, flat_outputs)
+        value = unflatten(self.graph.out_tree, flat_outputs[:self.n_results])
         if not self.has_aux:
             return value, None
         rest = tuple(value[1:])
         return value[0], rest[0] if len(rest) == 1 else rest
+
+    def forward(self):
+        """Run fn's graph in the current builder (its Parameter updates recorded there, so
+        they happen once, as MindSpore's vjp merges the forward passes); returns (output,
+        aux or None)."""
+        flat = inline(self.graph, self.operands)
+        builder = current_builder()
+        for param, value in zip(self.graph.updates, flat[self.n_results:]):
+            builder.record_update(update_target(param, self.leaves), value)
+        return self.split(flat)
 
     def aux_zeros(self) -> list:
         return [_zeros(o.aval) for o in self.graph.outputs[self.n_primary:]]
@@ -324,8 +338,7 @@ class _Forward(Transform):
         return (self.has_aux,)
 
     def emit(self, *inputs):
-        traced = _Traced(self, inputs, self.has_aux)
-        out, aux = traced.split(inline(traced.graph, traced.operands))
+        out, aux = _Traced(self, inputs, self.has_aux, updates=True).forward()
         return (out, aux) if self.has_aux else out
 
 
@@ -342,7 +355,8 @@ class _VjpApply(Transform):
         return (self.has_aux, tuple(id(w) for w in self.weights or ()))
 
     def emit(self, inputs, v):
-        return _apply_vjp(self, _Traced(self, tuple(inputs), self.has_aux), v, self.weights)
+        return _apply_vjp(self, _Traced(self, tuple(inputs), self.has_aux, updates=True), v,
+                          self.weights)
 
 
 def _apply_vjp(transform: Transform, traced: _Traced, v, weights):
@@ -365,7 +379,8 @@ class VjpFn:
         if current_builder() is None:
             return self._apply(self._inputs, v)
         if self._traced is None:  # made from Python, called in a graph: trace fn there
-            self._traced = _Traced(self._apply, self._inputs, self._apply.has_aux)
+            self._traced = _Traced(self._apply, self._inputs, self._apply.has_aux,
+                                   updates=True)
         return _apply_vjp(self._apply, self._traced, v, self._apply.weights)
 
 
@@ -378,8 +393,8 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     apply = _VjpApply(fn, has_aux, normalize_weights(weights, "vjp"))
     inputs = _as_inputs(apply, args)
     if current_builder() is not None:
-        traced = _Traced(apply, inputs, has_aux)
-        out, aux = traced.split(inline(traced.graph, traced.operands))
+        traced = _Traced(apply, inputs, has_aux, updates=True)
+        out, aux = traced.forward()
         vjp_fn = VjpFn(apply, inputs, traced)
     else:
         forward = _Forward(fn, has_aux)(*inputs)

@@ -92,11 +92,8 @@ class _BatchNorm(Cell):
                 is_training=bool(use_batch), epsilon=self.eps)
             y = P.cast(y, x.dtype)
             batch_mean, batch_var = P.cast(batch_mean, params), P.cast(batch_var, params)
-        elif use_batch:
-            y, _, _, new_mean, new_var = self.bn_train(x, *stats)
-            assign(self.moving_mean, new_mean)
-            assign(self.moving_variance, new_var)
-            return y
+        elif use_batch:  # the primitive updates the moving statistics in place
+            return self.bn_train(x, *stats)[0]
         else:
             return self.bn_infer(x, *stats)[0]
         if use_batch:

@@ -1016,18 +1016,22 @@ class LayerNorm(PrimitiveClass):
 
 class BatchNorm(PrimitiveClass):
     """`ops.BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1)(x, scale, bias, mean,
-    variance)` -> (y, batch_mean, batch_variance, updated_mean, updated_variance).
+    variance)` -> (y, batch_mean, batch_variance, reserve_space_1, reserve_space_2), as
+    MindSpore's CPU kernel gives them.
 
-    MindSpore updates `mean`/`variance` in place and returns reserve spaces in the last two
-    places; here the last two are the updated running statistics,
-    (1 - momentum) * running + momentum * batch (the variance unbiased, as cuDNN keeps it),
-    for the layer to assign. In inference they are `mean` and `variance` unchanged.
+    Training, the running statistics `mean` and `variance` (Parameters, a graph's inputs, or
+    Tensors outside a graph) are updated in place to (1 - momentum) * running + momentum * batch (the variance
+    unbiased); the reserve spaces hold the batch's mean and (biased) variance, and the two
+    batch outputs are zeros (MindSpore's CPU kernel leaves them so). In inference `mean` and
+    `variance` normalise the input and the four other outputs are zeros.
     """
 
     _init_names, _defaults = _init(is_training=False, epsilon=1e-5, momentum=0.1,
                                    data_format="NCHW")
 
     def __call__(self, input_x, scale, bias, mean, variance):
+        from cellgraph.common.assign import assign
+
         x = input_x  # MindSpore's name for the operand (it may be passed by keyword)
         if self.data_format not in ("NCHW", "NHWC"):
             raise ArgumentValueError(f"BatchNorm: `data_format` must be 'NCHW' or 'NHWC', got "
@@ -1044,13 +1048,25 @@ class BatchNorm(PrimitiveClass):
                                                 epsilon=float(self.epsilon))
         if channels_last:
             y = F.transpose(y, (0,) + tuple(range(2, rank)) + (1,))
+        zeros = M.mul(A.stop_gradient(batch_mean), 0.0)
         if not self.is_training:
-            return y, batch_mean, batch_var, mean, variance
-        unbiased = M.mul(A.stop_gradient(batch_var), _unbiased_scale(x))
+            return y, zeros, zeros, zeros, zeros
+        batch_mean, batch_var = A.stop_gradient(batch_mean), A.stop_gradient(batch_var)
+        unbiased = M.mul(batch_var, _unbiased_scale(x))
         keep = 1.0 - self.momentum
-        new_mean = M.add(M.mul(mean, keep), M.mul(A.stop_gradient(batch_mean), self.momentum))
-        new_var = M.add(M.mul(variance, keep), M.mul(unbiased, self.momentum))
-        return y, batch_mean, batch_var, new_mean, new_var
+        if _updatable(mean):
+            assign(mean, M.add(M.mul(mean, keep), M.mul(batch_mean, self.momentum)))
+        if _updatable(variance):
+            assign(variance, M.add(M.mul(variance, keep), M.mul(unbiased, self.momentum)))
+        return y, zeros, zeros, batch_mean, batch_var
+
+
+def _updatable(running) -> bool:
+    """Whether BatchNorm can update `running` in place: a Parameter, a graph's input, or any
+    Tensor outside a graph (a Tensor a graph captured as a constant keeps its values)."""
+    from cellgraph.compiler.builder import Tracer, current_builder, is_parameter
+
+    return current_builder() is None or is_parameter(running) or isinstance(running, Tracer)
 
 
 def _unbiased_scale(x):
