@@ -404,7 +404,6 @@ def test_batch_norm_with_a_batch_size_known_at_run_time():
     x, sens = rng.standard_normal((2, 5, 3)).astype(np.float32)
     scale, bias, mean = rng.standard_normal((3, 3)).astype(np.float32)
     var = np.abs(rng.standard_normal(3)).astype(np.float32) + 0.5
-    stats = [Tensor(a) for a in (scale, bias, mean, var)]
 
     class Net(cellgraph.nn.Cell):
         def __init__(self):
