@@ -170,3 +170,18 @@ def test_like_draws_take_mindspore_s_dtypes():
                         (lambda: ops.randint_like(half, 0, 3), "must be an int type")):
         with pytest.raises(ValueError, match=words):
             call()
+
+
+def test_random_gamma_class_draws_gamma_of_each_alpha():
+    alpha = Tensor(np.array([0.0, 2.0, -1.0], np.float32))
+    draws = P.RandomGamma(seed=3)(Tensor(np.array([4000], np.int32)), alpha).asnumpy()
+    assert draws.shape == (4000, 3) and draws.dtype == np.float32
+    assert (draws[:, 0] == 0).all() and np.isnan(draws[:, 2]).all()
+    assert abs(draws[:, 1].mean() - 2.0) < 0.1 and abs(draws[:, 1].var() - 2.0) < 0.3
+    cellgraph.set_seed(1)
+    first = P.RandomGamma(seed=3)(Tensor(np.array([5], np.int32)), alpha[1:2]).asnumpy()
+    cellgraph.set_seed(1)
+    again = P.RandomGamma(seed=3)(Tensor(np.array([5], np.int32)), alpha[1:2]).asnumpy()
+    np.testing.assert_array_equal(first, again)
+    with pytest.raises(ValueError, match="'seed' must be int and must >= 0"):
+        P.RandomGamma(seed=-1)

@@ -220,6 +220,12 @@ def random_gamma(shape, alpha, seed=None):
     int32/int64 Tensor of sizes, `alpha` a float Tensor of concentrations (a draw is 0 where
     one is 0 and NaN where one is negative, as MindSpore's). With `seed` the draws come from
     that seed's stream, else from the global generator (its numbers are not MindSpore's)."""
+    return gamma_draws(shape, alpha, op_seed(seed, "random_gamma"))
+
+
+def gamma_draws(shape, alpha, key):
+    """random_gamma's draws (MindSpore's RandomGamma checks) from the stream `key` (None: the
+    global generator)."""
     if not hasattr(shape, "aval"):
         raise DTypeError("For RandomGamma, input[0] only support tensor!")
     shape_aval = abstract_of(shape)
@@ -230,7 +236,6 @@ def random_gamma(shape, alpha, seed=None):
                                                                      dt.float64):
         raise DTypeError(f"For RandomGamma, 'alpha' must be a float16, float32 or float64 "
                          f"Tensor, but got {type(alpha).__name__}.")
-    key = op_seed(seed, "random_gamma")
     return gamma_draw(alpha, shape=_known_sizes(shape),
                       **({} if key is None else {"seed": key}))
 

@@ -11,6 +11,7 @@ from cellgraph.ops.function.random_func import (
     categorical_draw,
     check_candidate_sampler,
     check_log_uniform_sampler,
+    gamma_draws,
     instance_stream,
     laplace_draws,
     multinomial,
@@ -39,6 +40,7 @@ __all__ = [
     "MultinomialWithReplacement",
     "RandomCategorical",
     "RandomChoiceWithMask",
+    "RandomGamma",
     "RandomShuffle",
     "StandardLaplace",
     "StandardNormal",
@@ -188,6 +190,15 @@ class StandardLaplace(_SeededRandom):
     def __call__(self, shape):
         shape = _size((shape,))
         return laplace_draws(shape, self._stream(shape))
+
+
+class RandomGamma(_SeededRandom):
+    """`ops.RandomGamma(seed=0, seed2=0)(shape, alpha)`: Gamma(alpha, 1) draws of shape
+    `shape + alpha.shape` (`shape` a 1-D int Tensor), from the stream of the seed pair (the
+    global generator when both are 0)."""
+
+    def __call__(self, shape, alpha):
+        return gamma_draws(shape, alpha, op_seeds(self.seed, self.seed2, "RandomGamma"))
 
 
 class UniformInt(_SeededRandom):
