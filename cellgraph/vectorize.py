@@ -175,15 +175,19 @@ class VmapFunction(Transform):
 
     def _out_axes(self, graph: Graph, outs: list, loc) -> list[int]:
         tree = graph.out_tree
-        if isinstance(self.out_axes, (tuple, list)):
-            if tree.kind not in ("tuple", "list") or len(tree.children) != len(self.out_axes):
+        out_axes = self.out_axes
+        if isinstance(out_axes, (tuple, list)) and tree.kind not in ("tuple", "list") \
+                and len(out_axes) == 1:
+            out_axes = out_axes[0]  # as MindSpore: (axis,) for a function of one output
+        if isinstance(out_axes, (tuple, list)):
+            if tree.kind not in ("tuple", "list") or len(tree.children) != len(out_axes):
                 n = len(tree.children) if tree.kind in ("tuple", "list") else 1
-                raise ArgumentError(f"vmap: out_axes has {len(self.out_axes)} entries but the "
+                raise ArgumentError(f"vmap: out_axes has {len(out_axes)} entries but the "
                                     f"function returns {n} outputs", loc)
-            per_leaf = [a for child, a in zip(tree.children, self.out_axes)
+            per_leaf = [a for child, a in zip(tree.children, out_axes)
                         for _ in range(count_leaves(child))]
         else:
-            per_leaf = [self.out_axes] * len(outs)
+            per_leaf = [out_axes] * len(outs)
         axes = []
         for i, (entry, axis) in enumerate(zip(outs, per_leaf)):
             if axis is None or isinstance(axis, (tuple, list)):

@@ -77,7 +77,7 @@ from cellgraph.runtime.select_order import nth_element_order
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
-__all__ = ["STFT", "AddN", "AddV2", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
+__all__ = ["STFT", "AddN", "AddV2", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cauchy", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
            "FFTWithSize", "InplaceIndexAdd",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
@@ -132,6 +132,25 @@ Logit = define_class("Logit", _logit, {"eps": -1.0}, module=__name__)
 
 
 Cdist = define_class("Cdist", cdist, {"p": 2.0}, module=__name__)
+
+
+class Cauchy(PrimitiveClass):
+    """`ops.Cauchy(size, median=0.0, sigma=1.0)()`: float32 draws of shape `size` (a list)
+    from the Cauchy distribution (as Tensor.cauchy draws them), with MindSpore's checks."""
+
+    def __init__(self, size, median=0.0, sigma=1.0):
+        from cellgraph import _checkparam as validator
+
+        validator.check_value_type("median", median, [float], "Cauchy")
+        validator.check_value_type("sigma", sigma, [float], "Cauchy")
+        validator.check_value_type("size", size, (list), "Cauchy")
+        for index, size_ in enumerate(size):
+            validator.check_positive_int(size_, f"size[{index}]", "Cauchy")
+        self.size, self.median, self.sigma = size, median, sigma
+
+    def __call__(self):
+        zeros = Tensor(np.zeros(tuple(self.size), np.float32))
+        return zeros.cauchy(self.median, self.sigma)
 
 
 class Renorm(PrimitiveClass):

@@ -33,12 +33,28 @@ def _matrix_shape(x, op: str) -> tuple:
 
 def tril(input, diagonal=0):
     rows, cols = _matrix_shape(input, "tril")
+    if hasattr(diagonal, "aval"):  # a diagonal known when the graph runs (a mutable number)
+        return _band_from(input, -_offsets(rows, cols), M.neg(diagonal))
     return _band(input, np.tril(np.ones((rows, cols), bool), int(diagonal)))
 
 
 def triu(input, diagonal=0):
     rows, cols = _matrix_shape(input, "triu")
+    if hasattr(diagonal, "aval"):
+        return _band_from(input, _offsets(rows, cols), diagonal)
     return _band(input, np.triu(np.ones((rows, cols), bool), int(diagonal)))
+
+
+def _offsets(rows: int, cols: int) -> np.ndarray:
+    """Each element's diagonal, column - row, over a (rows, cols) matrix."""
+    i, j = np.indices((rows, cols))
+    return (j - i).astype(np.int64)
+
+
+def _band_from(x, offsets: np.ndarray, start):
+    """x where `offsets` (rows, cols) >= `start`, a graph value, else zero."""
+    keep = M.greater_equal(_const(offsets, dt.int64), F.cast(start, dt.int64))
+    return M.select(F.broadcast_to(keep, abstract_of(x).shape), x, A.zeros_like(x))
 
 
 def matrix_band_part(x, lower, upper):
