@@ -132,7 +132,7 @@ class BasicTokenizer(TensorOperation):
         if array.ndim != 0:
             raise RuntimeError(f"BasicTokenizer: the input should be a scalar, but got a tensor "
                                f"with rank: {array.ndim}")
-        if array.dtype.kind not in "US":
+        if array.dtype.kind != "U":
             raise RuntimeError("BasicTokenizer: the input should be of type string.")
         return self._split(np.array(self._normalized(as_words(array)[0])))
 
@@ -179,7 +179,7 @@ class WordpieceTokenizer(TensorOperation):
 
     def __call__(self, *inputs):
         array = _one_input(inputs[:1], "WordpieceTokenizer")
-        if array.ndim > 1 or array.dtype.kind not in "US":
+        if array.ndim > 1 or array.dtype.kind != "U":
             raise RuntimeError("WordpieceTokenizer: The input shape should be 1D scalar the input "
                                "datatype should be string.")
         starts = (np.asarray(inputs[1]).reshape(-1) if self.with_offsets and len(inputs) == 3

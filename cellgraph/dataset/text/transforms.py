@@ -18,7 +18,7 @@ from cellgraph.primitives import dtype as dt
 
 from .icu_regex import compile_icu, icu_replacement
 from .sentencepiece import SentencePieceTokenizer
-from .utils import NormalizeForm, Vectors, Vocab, as_words
+from .utils import NormalizeForm, Vectors, Vocab, as_words, check_strings
 
 __all__ = ["AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "FilterWikipediaXML", "Lookup",
            "Ngram", "NormalizeUTF8", "PythonTokenizer",
@@ -37,9 +37,7 @@ class AddToken(TensorOperation):
         self.token, self.begin = token, begin
 
     def __call__(self, words):
-        array = np.asarray(words)
-        if array.dtype.kind not in "US":
-            raise RuntimeError("AddToken: input tensor type should be string.")
+        array = check_strings(words, "AddToken: input tensor type should be string.")
         if array.ndim not in (1, 2):
             raise RuntimeError("AddToken: input tensor rank should be 1 or 2.")
         token = np.full(array.shape[:-1] + (1,), self.token)
@@ -90,7 +88,7 @@ class Ngram(TensorOperation):
 
     def __call__(self, *inputs):
         array = _one_input(inputs, "Ngram")
-        if array.dtype.kind not in "US" or array.ndim != 1:
+        if array.dtype.kind != "U" or array.ndim != 1:
             raise RuntimeError("Ngram: input is not a 1D data with string datatype.")
         words = as_words(array)
         grams = []
@@ -153,7 +151,7 @@ class Lookup(TensorOperation):
 
     def __call__(self, words):
         self._validate_params()
-        array = np.asarray(words)
+        array = check_strings(words, "Lookup: input is not string datatype.")
         ids = self.vocab.tokens_to_ids(list(as_words(array)))  # one id per word, 0-d too
         for word, i in zip(as_words(array), ids):
             if i == -1 and self.unknown_id is None:
@@ -217,7 +215,8 @@ class ToNumber(TensorOperation):
             raise TypeError(f"data_type: {data_type} is not numeric data type.")
 
     def __call__(self, *inputs):
-        array = _one_input(inputs, "ToNumber")
+        array = check_strings(_one_input(inputs, "ToNumber"),
+                              "ToNumber: input should be string datatype.")
         values = [self._number(s) for s in as_words(array)]
         return np.asarray(values, self.dtype).reshape(array.shape)
 
@@ -259,12 +258,14 @@ def _tokens(text: str, spans: list[tuple[int, int]], with_offsets: bool):
     return tokens, np.array(starts, np.uint32), np.array(limits, np.uint32)
 
 
-def _one_string(value, op: str) -> str:
-    words = as_words(value)
-    if np.asarray(value).ndim != 0:
-        raise RuntimeError(f"{op}: expected one string (a 0-d array), got shape "
-                           f"{np.asarray(value).shape}")
-    return words[0]
+def _one_string(value, op: str, strict: bool = True) -> str:
+    """The one string of a 0-d array: of str data (`strict`, MindSpore's tokenizers) or also
+    bytes, decoded as UTF-8 (PythonTokenizer)."""
+    array = np.asarray(value)
+    if array.ndim != 0 or strict and array.dtype.kind != "U":
+        raise RuntimeError(f"{op}Op: the input shape should be scalar and the input datatype "
+                           f"should be string.")
+    return as_words(array)[0]
 
 
 class UnicodeCharTokenizer(TensorOperation):
@@ -299,7 +300,7 @@ class PythonTokenizer(TensorOperation):
         self.tokenizer = tokenizer
 
     def __call__(self, text):
-        return np.array(self.tokenizer(_one_string(text, "PythonTokenizer")), dtype=str)
+        return np.array(self.tokenizer(_one_string(text, "PythonTokenizer", strict=False)), dtype=str)
 
 
 # Default_Ignorable_Code_Point outside the format characters (category Cf), which NFKC_Casefold
@@ -326,11 +327,7 @@ class CaseFold(TensorOperation):
     """Each string of a string array case-folded (NFKC_Casefold), the shape kept."""
 
     def __call__(self, text):
-        array = np.asarray(text)
-        if array.dtype.kind not in "US":
-            raise RuntimeError("CaseFold: input is not string datatype.")
-        if array.dtype.kind == "S":
-            array = np.char.decode(array, "utf-8")
+        array = check_strings(text, "CaseFold: input is not string datatype.")
         out = [nfkc_casefold(str(word)) for word in array.reshape(-1)]
         return np.array(out, dtype=np.str_).reshape(array.shape)
 
@@ -367,9 +364,8 @@ class FilterWikipediaXML(TensorOperation):
     _rewrites = None
 
     def __call__(self, *inputs):
-        array = _one_input(inputs, "FilterWikipediaXML")
-        if array.dtype.kind not in "US":
-            raise RuntimeError("FilterWikipediaXML: input is not of type string.")
+        array = check_strings(_one_input(inputs, "FilterWikipediaXML"),
+                              "FilterWikipediaXML: input is not of type string.")
         rewrites = FilterWikipediaXML._rewrites
         if rewrites is None:
             rewrites = FilterWikipediaXML._rewrites = [
@@ -393,7 +389,8 @@ class NormalizeUTF8(TensorOperation):
         self.normalize_form = normalize_form
 
     def __call__(self, *inputs):
-        array = _one_input(inputs, "NormalizeUTF8")
+        array = check_strings(_one_input(inputs, "NormalizeUTF8"),
+                              "NormalizeUTF8: input is not string datatype.")
         if self.normalize_form is NormalizeForm.NONE:
             return _map_strings(array, str)
         form = self.normalize_form.name
@@ -412,7 +409,8 @@ class RegexReplace(TensorOperation):
         self._regex, self._replacement = compile_icu(pattern), icu_replacement(replace)
 
     def __call__(self, *inputs):
-        array = _one_input(inputs, "RegexReplace")
+        array = check_strings(_one_input(inputs, "RegexReplace"),
+                              "RegexReplace: input is not string datatype.")
         count = 0 if self.replace_all else 1
         return _map_strings(array, lambda w: self._regex.sub(self._replacement, w, count=count))
 
@@ -461,9 +459,8 @@ class ToVectors(TensorOperation):
         self.lower_case_backup = lower_case_backup
 
     def __call__(self, *inputs):
-        array = _one_input(inputs, "ToVectors")
-        if array.dtype.kind not in "US":
-            raise RuntimeError("ToVectors: input tensor type should be string.")
+        array = check_strings(_one_input(inputs, "ToVectors"),
+                              "ToVectors: input tensor type should be string.")
         if self.unk_init is not None and len(self.unk_init) != self.vectors.dim:
             raise RuntimeError(f"ToVectors: unk_init must be the same length as vectors, but got "
                                f"unk_init: {len(self.unk_init)} and vectors: {self.vectors.dim}")

@@ -39,6 +39,15 @@ def to_str(array, encoding="utf8") -> np.ndarray:
     return np.char.decode(array, encoding)
 
 
+def check_strings(array, message: str) -> np.ndarray:
+    """`array` as a NumPy array, which must hold str data: bytes are not strings to
+    MindSpore's text operations, which raise RuntimeError(`message`) for them as for numbers."""
+    array = np.asarray(array)
+    if array.dtype.kind != "U":
+        raise RuntimeError(message)
+    return array
+
+
 def as_words(array) -> list[str]:
     """The strings of a str or bytes array (bytes decoded as UTF-8), flattened."""
     array = np.asarray(array)
