@@ -78,6 +78,10 @@ class Pad(TensorOperation):
         self.fill_value, self.padding_mode = fill_value, padding_mode
 
     def __call__(self, image):
+        if isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[2] not in (1, 3):
+            raise RuntimeError(f"Pad: the channel of image tensor does not match the "
+                               f"requirement of operator. Expecting tensor in channel of (1, "
+                               f"3). But got channel {image.shape[2]}.")
         return _pad(image, self.padding, self.fill_value, self.padding_mode)
 
 

@@ -304,11 +304,13 @@ def _pad(image, pad: tuple, fill, mode: Border):
     axis = _h_axis(array)
     widths = [(0, 0)] * axis + [(top, bottom), (left, right)] + [(0, 0)] * (array.ndim - 2 - axis)
     if mode is Border.CONSTANT:
+        if not np.isscalar(fill) and (array.ndim == 2 or array.shape[-1] == 1):
+            fill = fill[0]  # as OpenCV's border: a one-channel image takes the first value
         out = np.pad(array, widths, constant_values=fill if np.isscalar(fill) else 0)
         if not np.isscalar(fill) and array.ndim == 3:
             mask = np.ones(out.shape[:2], bool)
             mask[top:top + array.shape[0], left:left + array.shape[1]] = False
-            out[mask] = np.asarray(fill, array.dtype)
+            out[mask] = np.asarray(fill, array.dtype)[:array.shape[-1]]
     else:
         out = np.pad(array, widths, mode=mode.value)
     return _pil().fromarray(out) if was_pil else out

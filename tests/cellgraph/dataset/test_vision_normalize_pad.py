@@ -70,3 +70,17 @@ def test_normalize_as_mindspore_computes_it():
         vision.Normalize([1.0, 2.0, 3.0], [0.0, 1.0, 1.0])
     with pytest.raises(ValueError, match="Length of mean and std must be equal."):
         vision.Normalize([1.0], [1.0, 2.0])
+
+
+@pytest.mark.parametrize("shape", [(2, 2, 1), (2, 2)])
+def test_pad_of_one_channel_takes_the_first_fill_value(shape):
+    """As MindSpore 2.10 (OpenCV's border): a grayscale image padded with (20, 30, 40) gets 20."""
+    out = vision.Pad(1, fill_value=(20, 30, 40))(np.full(shape, 5, np.uint8))
+    assert out.shape[:2] == (4, 4)
+    assert out.reshape(-1)[:8].tolist() == [20, 20, 20, 20, 20, 5, 5, 20]
+
+
+def test_pad_refuses_images_of_other_channel_counts():
+    with pytest.raises(RuntimeError, match=r"Expecting tensor in channel of \(1, 3\). But got "
+                                           r"channel 4"):
+        vision.Pad(1)(np.zeros((2, 2, 4), np.uint8))
