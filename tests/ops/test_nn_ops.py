@@ -486,7 +486,8 @@ def _gelu_erf_softplus(x):
 
 def _normalised(x, gamma, beta):
     y = ops.LayerNorm(1, 1, 1e-5)(x, gamma, beta)[0]
-    z = ops.BatchNorm(True)(ops.reshape(x, (3, 4, 1, 1)), gamma, beta, beta, gamma)[0]
+    # running statistics of their own: training BatchNorm updates them in place
+    z = ops.BatchNorm(True)(ops.reshape(x, (3, 4, 1, 1)), gamma, beta, beta * 1, gamma * 1)[0]
     return y * ops.reshape(z, (3, 4))
 
 
