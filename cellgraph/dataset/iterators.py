@@ -223,10 +223,30 @@ class DatasetIterator:
             except StopIteration:
                 break
 
+    def _reset(self, step: int, dataset_size: int) -> None:
+        """Go back to (or on to) global step `step`, `dataset_size` steps an epoch: the rows
+        from there come as they came to an iterator started at step 0 (MindSpore's recovery
+        after a failure: the pipeline is replayed from its start, as set_init_step does)."""
+        if step < 0:
+            raise RuntimeError("Cannot reset the pipeline, reset step must be >= 0.")
+        if self.num_epochs is not None and step >= dataset_size * self.num_epochs:
+            raise RuntimeError("Cannot reset the pipeline, reset step must be less than "
+                               "dataset_size * num_epochs.")
+        with self._lock:
+            _close_all(self._channels)  # the running epoch's worker ends
+            self._channels.clear()
+            self.state = EpochState()
+            self.state.runs_callbacks = True
+            self.epochs_started, self._epoch, self._rows = 0, None, 0
+            self._reading = threading.local()
+        self._skip_steps(step)
+
     def _start_epoch(self) -> _Epoch:
         if self.num_epochs is not None and self.epochs_started >= self.num_epochs:
-            raise RuntimeError(f"dataset iterator: all {self.num_epochs} epoch(s) it was made "
-                               f"for have run; create it with a larger `num_epochs`")
+            raise RuntimeError(f"User tries to fetch data beyond the specified number of "
+                               f"epochs. (The dataset iterator was made for "
+                               f"{self.num_epochs} epoch(s); create it with a larger "
+                               f"`num_epochs`.)")
         self.state.epoch = self.epochs_started
         self.epochs_started += 1
         self._rows = 0
