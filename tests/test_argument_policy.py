@@ -190,9 +190,12 @@ def test_a_seeded_draw_inside_a_compiled_function_goes_on_from_call_to_call():
     ms.set_seed(11)
     zero = Tensor(np.zeros(2, np.float32))
     first, second = noisy(zero).asnumpy(), noisy(zero).asnumpy()
+    # MindSpore 2.10 CPU's numbers: the graph's kernel keeps its generator, so after set_seed
+    # the third call goes on from the second
+    np.testing.assert_array_equal(first, np.float32([0.0163525995, 0.791297555]))
+    np.testing.assert_array_equal(second, np.float32([0.319326043, 0.95766747]))
     ms.set_seed(11)
-    np.testing.assert_array_equal(noisy(zero).asnumpy(), first)
-    assert not np.array_equal(first, second)
+    np.testing.assert_array_equal(noisy(zero).asnumpy(), np.float32([0.00197839108, 0.112521656]))
 
 
 def test_set_context_refuses_a_key_mindspore_does_not_know():

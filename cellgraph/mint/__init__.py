@@ -8,11 +8,15 @@ import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
 from cellgraph.ops.function.array_func.creation import ones_like, zeros_like  # noqa: F401  (with dtype)
 from cellgraph.ops.function.math_func.elementwise import truncate_div
+from cellgraph.ops.function.random_func import _normal_draws, _size, random_ints
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.dynamic_ops import bin_counts as _bin_counts
 from cellgraph.primitives.dynamic_ops import unique_p as _unique_p
 from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.random_ops import float_dtype as _float_dtype
+from cellgraph.primitives.random_ops import rand as _global_rand
+from cellgraph.primitives.random_ops import rand_like as _global_rand_like
 
 from . import distributed, linalg, nn, optim  # noqa: F401  (mint.nn, .optim, .linalg, ...)
 from ._tensor_ops import NARROW_INTEGERS as _NARROW_INTEGERS
@@ -221,16 +225,20 @@ def empty(*size, dtype=None, device=None):
     return zeros(size[0] if len(size) == 1 else size, dtype=dtype)
 
 
+# mint's draws come from the global generator that set_seed and manual_seed seed (MindSpore's
+# keys them by its Generator's seed and offset, and has no CPU kernels for them)
+
 def randn(*size, generator=None, dtype=None, device=None):
     _check_generator(generator, "randn")
     _check_device(device, "randn")
-    return _ops.randn(*size, dtype=dtype)
+    out = _normal_draws(_size(size))
+    return out if dtype is None else _F.cast(out, dtype)
 
 
 def rand(*size, generator=None, dtype=None, device=None):
     _check_generator(generator, "rand")
     _check_device(device, "rand")
-    return _ops.rand(*size, dtype=dtype)
+    return _global_rand(*size, dtype=dtype)
 
 
 lerp, xlogy = _ops.lerp, _ops.xlogy
@@ -397,10 +405,10 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 def normal(mean=0.0, std=1.0, size=None, generator=None):
     """Samples of N(mean, std): of `size` for number arguments, else of the arguments' shape."""
     _check_generator(generator, "normal")
-    if size is not None:
-        return _ops.normal(tuple(size), mean, std)
-    shape = _np.broadcast_shapes(tuple(getattr(mean, "shape", ())), tuple(getattr(std, "shape", ())))
-    return _F.add(_F.mul(_ops.randn(*shape), std), mean)
+    if size is None:
+        size = _np.broadcast_shapes(tuple(getattr(mean, "shape", ())),
+                                    tuple(getattr(std, "shape", ())))
+    return _F.add(_F.mul(_normal_draws(_size((tuple(size),))), std), mean)
 
 
 def randint(*args, generator=None, dtype=None, device=None):
@@ -415,7 +423,7 @@ def randint(*args, generator=None, dtype=None, device=None):
     else:
         raise TypeError(f"randint() takes (high, size) or (low, high, size) positionally, got "
                         f"{len(args)} argument(s)")
-    return _ops.randint(low, high, tuple(size), dtype=dtype or _dt.int64)
+    return random_ints(low, high, _size((tuple(size),)), None, dtype or _dt.int64)
 
 
 def randint_like(*args, dtype=None, device=None):
@@ -435,12 +443,13 @@ def randperm(n, *, generator=None, dtype=_dt.int64):
 
 def rand_like(input, *, dtype=None, device=None):
     _check_device(device, "rand_like")
-    return _ops.rand_like(input, dtype=dtype)
+    return _global_rand_like(input, dtype=dtype)
 
 
 def randn_like(input, *, dtype=None, device=None):
     _check_device(device, "randn_like")
-    return _ops.randn_like(input, dtype=dtype)
+    dtype = _float_dtype("randn_like", dtype, _dt.float32)
+    return _F.cast(_normal_draws(tuple(input.shape)), dtype)
 
 
 def empty_like(input, *, dtype=None, device=None):
@@ -452,7 +461,7 @@ def empty_like(input, *, dtype=None, device=None):
 def bernoulli(input, *, generator=None):
     """1 with the probability each element of `input` gives, else 0, in input's dtype."""
     _check_generator(generator, "bernoulli")
-    return _F.cast(_F.less(_ops.rand_like(input), input), input.dtype)
+    return _F.cast(_F.less(_global_rand_like(input), input), input.dtype)
 
 
 # the functions of ops that mint has under the same names and parameters

@@ -19,6 +19,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.primitives.random_ops import rand_like as _rand_like
 
 _LN2 = math.log(2.0)
 
@@ -305,7 +306,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     if num_samples > input.shape[-1]:
         raise ArgumentValueError(f"mint.multinomial: cannot draw {num_samples} distinct samples "
                                  f"from {input.shape[-1]} categories without replacement")
-    noise = -_ops.log(-_ops.log(_ops.rand_like(_float(input))))
+    noise = -_ops.log(-_ops.log(_rand_like(_float(input))))
     return topk(_ops.log(_float(input)) + noise, num_samples)[1]
 
 

@@ -13,7 +13,7 @@ from cellgraph.ops.function.random_func import (
     check_log_uniform_sampler,
     instance_stream,
     laplace_draws,
-    multinomial,
+    multinomial_draw,
     multinomial_with_replacement_draw,
     random_categorical_dtype_check,
     random_ints,
@@ -32,6 +32,7 @@ from cellgraph.primitives.errors import (
 )
 from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
+from cellgraph.runtime.mt19937 import Mt19937Stream
 from cellgraph.runtime.rng import MinstdStream
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "StandardNormal",
     "UniformCandidateSampler",
     "UniformInt",
+    "UniformReal",
 ]  # and Uniform, which
 # MindSpore keeps to this module (not in ops.operations or ops)
 
@@ -167,8 +169,10 @@ class _SeededRandom(PrimitiveClass):
         self.seed, self.seed2 = _seed_int(seed, name), _seed_int(seed2, name, "seed2")
         self._streams: dict = {}
 
+    kind = MinstdStream  # the engine of MindSpore's kernel
+
     def _stream(self, key: tuple):
-        return instance_stream(self.seed, self.seed2, self._streams, key)
+        return instance_stream(self.seed, self.seed2, self._streams, key, self.kind)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed}, seed2={self.seed2})"
@@ -190,8 +194,22 @@ class StandardLaplace(_SeededRandom):
         return laplace_draws(shape, self._stream(shape))
 
 
+class UniformReal(_SeededRandom):
+    """`ops.UniformReal(seed=0, seed2=0)(shape)`: U[0, 1) float32 samples, MindSpore's CPU
+    kernel's numbers (runtime/mt19937.Mt19937Stream)."""
+
+    kind = Mt19937Stream
+
+    def __call__(self, shape):
+        shape = _size((shape,))
+        return draw_uniform(shape, dt.float32, self._stream(shape))
+
+
 class UniformInt(_SeededRandom):
-    """`ops.UniformInt(seed, seed2)(shape, minval, maxval)`: ints in [minval, maxval)."""
+    """`ops.UniformInt(seed, seed2)(shape, minval, maxval)`: int32 in [minval, maxval),
+    MindSpore's CPU kernel's numbers (runtime/mt19937.Mt19937Stream)."""
+
+    kind = Mt19937Stream
 
     def __call__(self, shape, minval, maxval):
         low, high = (int(value_input(v, "UniformInt", name).reshape(-1)[0])
@@ -294,16 +312,26 @@ def _bernoulli(x, p, seed=-1, offset=0):
     return bernoulli(x, p, seed=None if seed == -1 else seed)
 
 
-def _multinomial(x, num_samples, seed=0, seed2=0, dtype=dt.int32):
-    """num_samples category indices per row of x, drawn with its weights (with replacement);
-    seeds 0 draw from the global generator."""
-    num_samples = int(value_input(num_samples, "Multinomial", "num_samples"))
-    return F.cast(multinomial(x, num_samples, True, seed=seed or seed2 or None), dtype)
+class Multinomial(_SeededRandom):
+    """`ops.Multinomial(seed=0, seed2=0, dtype=int32)(x, num_samples)`: num_samples category
+    indices per row of x drawn with its weights (with replacement), MindSpore's CPU kernel's
+    (random_func.multinomial_draw) from the instance's kernel per input shape."""
+
+    def __init__(self, seed=0, seed2=0, dtype=dt.int32):
+        super().__init__(seed, seed2)
+        self.dtype = dtype
+
+    def __call__(self, x, num_samples):
+        num_samples = int(value_input(num_samples, "Multinomial", "num_samples"))
+        aval = abstract_of(x)
+        if aval.ndim not in (1, 2):
+            raise ArgumentValueError(f"For 'Multinomial', the dimension of 'x' must be 1 or 2, "
+                                     f"but got {aval.ndim}.")
+        stream = self._stream((aval.shape, aval.dtype, num_samples))
+        return multinomial_draw(x, num_samples, stream, self.dtype)
 
 
 Bernoulli = define_class("Bernoulli", _bernoulli, {"seed": -1, "offset": 0}, __name__)
-Multinomial = define_class("Multinomial", _multinomial,
-                           {"seed": 0, "seed2": 0, "dtype": dt.int32}, __name__)
 __all__ += ["Bernoulli", "Multinomial"]
 
 

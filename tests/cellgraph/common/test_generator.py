@@ -96,6 +96,6 @@ def test_manual_seed_repeats_random_draws_but_leaves_numpy_and_get_seed():
     seed_before = ms.get_seed()
     manual_seed(7)
     assert np.random.rand() == expected and ms.get_seed() == seed_before
-    first = ms.ops.rand(3).asnumpy()
+    first = ms.mint.rand(3).asnumpy()
     manual_seed(7)
-    np.testing.assert_array_equal(ms.ops.rand(3).asnumpy(), first)
+    np.testing.assert_array_equal(ms.mint.rand(3).asnumpy(), first)
