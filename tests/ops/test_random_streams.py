@@ -227,3 +227,22 @@ def test_multinomial_draws_as_the_multinomial_kernel():
     many = Tensor(np.random.RandomState(0).rand(3, 50).astype(F32))
     np.testing.assert_array_equal(ops.multinomial(many, 30).asnumpy()[0, :10],
                                   [45, 31, 8, 13, 0, 7, 3, 4, 20, 13])
+
+
+def test_rrelu_slopes_are_ops_uniform_draws():
+    ms.set_seed(1)
+    out = ops.rrelu(Tensor(F32([-1.0, -4.0, -2.0, 0.0, 3.0])))
+    np.testing.assert_array_equal(out.asnumpy(),
+                                  F32([-0.238117099, -1.17148852, -0.403125405, 0.0, 3.0]))
+    out = ops.rrelu(Tensor(np.float64([-1.0, -4.0])), 0.1, 0.7)
+    assert out.dtype == ms.float64
+    np.testing.assert_array_equal(out.asnumpy(), np.float64(F32([-0.431543529, -0.526960731])))
+    # a Cell's construct is compiled once, its draw a node keeping its kernel from call to
+    # call: MindSpore's numbers in GRAPH_MODE
+    ms.set_seed(1)
+    rrelu = ms.nn.RReLU()
+    x = Tensor(F32([[-1.0, 4.0], [-2.0, -3.0]]))
+    np.testing.assert_array_equal(rrelu(x).asnumpy(),
+                                  F32([[-0.238117099, 4.0], [-0.403125405, -0.84160924]]))
+    np.testing.assert_array_equal(rrelu(x).asnumpy(),
+                                  F32([[-0.295118153, 4.0], [-0.44308275, -0.741448522]]))
