@@ -104,7 +104,7 @@ class MinstdStream:
     """The uniform floats of `std::uniform_real_distribution<float>(0, 1)` over libstdc++'s
     `std::default_random_engine` (minstd_rand0), seeded as MindSpore's CPU Dropout kernel
     seeds it (`kernel_seed(seed0, seed1)`): each draw is the engine's next state x as
-    float32(x - 1) / 2**31. The state carries on from draw to draw, as the kernel's does across
+    float32(x - 1) / 2**31 (kept below 1, as generate_canonical keeps it). The state carries on from draw to draw, as the kernel's does across
     its runs; a lock keeps the draws of concurrent runs whole."""
 
     def __init__(self, seed0: int, seed1: int):
@@ -132,7 +132,8 @@ class MinstdStream:
             states = powers * self.state % _MINSTD_M
             if n:
                 self.state = int(states[-1])
-        return ((states - 1).astype(np.float32) / np.float32(2.0**31)).reshape(shape)
+        drawn = (states - 1).astype(np.float32) / np.float32(2.0**31)
+        return np.minimum(drawn, np.nextafter(np.float32(1), np.float32(0))).reshape(shape)
 
     def normal(self, shape) -> np.ndarray:
         """The float32 draws of `std::normal_distribution<float>(0, 1)`, made afresh for each

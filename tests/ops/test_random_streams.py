@@ -246,3 +246,26 @@ def test_rrelu_slopes_are_ops_uniform_draws():
                                   F32([[-0.238117099, 4.0], [-0.403125405, -0.84160924]]))
     np.testing.assert_array_equal(rrelu(x).asnumpy(),
                                   F32([[-0.295118153, 4.0], [-0.44308275, -0.741448522]]))
+
+
+def test_laplace_draws_as_the_standard_laplace_kernel():
+    ms.set_seed(1)
+    np.testing.assert_array_equal(
+        ops.standard_laplace((5,)).asnumpy(),
+        F32([-1.43871081, 0.1998557, 0.928326607, 0.993297577, 0.633992851]))
+    np.testing.assert_array_equal(ops.standard_laplace((3,), seed=4).asnumpy(),
+                                  F32([-2.14227057, -0.0620380007, -4.53209066]))
+    np.testing.assert_array_equal(ops.laplace((3,), Tensor(1.0), Tensor(2.0)).asnumpy(),
+                                  F32([-1.87742162, 1.39971137, 2.85665321]))
+    out = ops.laplace((2, 2), Tensor([1.0, 0.0]), Tensor(2.0))  # draws of `shape`, broadcast
+    np.testing.assert_array_equal(out.asnumpy(),
+                                  F32([[0.225449979, -2.13073945], [3.40120649, -0.254005432]]))
+    laplace = ops.StandardLaplace(seed=3, seed2=1)
+    np.testing.assert_array_equal(laplace((3,)).asnumpy(),
+                                  F32([-0.635380924, 0.264896899, -1.43292129]))
+    np.testing.assert_array_equal(laplace((3,)).asnumpy(),
+                                  F32([-1.10232151, 0.891008556, 0.0672858879]))
+    many = ops.standard_laplace((100000,), seed=9).asnumpy()
+    np.testing.assert_array_equal(many[:3], F32([0.3888813853263855, 3.4615352153778076,
+                                                 -0.5622507929801941]))
+    assert float(np.abs(many).max()) == 15.536919593811035

@@ -204,17 +204,24 @@ def choice_with_mask(input_x, count=256, seed=None):
     return coords, mask
 
 
+_OPEN_LOW = np.nextafter(np.float32(-1), np.float32(0))
+
+
 def laplace_draws(shape, key=None):
-    """Standard Laplace float32 samples, -sign(u) log(1 - 2|u|) of u uniform on (-1/2, 1/2)."""
-    u = F.sub(draw_uniform(shape, dt.float32, key), 0.5)
-    magnitude = F.maximum(F.sub(1.0, F.mul(F.abs(u), 2.0)), float(np.finfo(np.float32).tiny))
-    return F.mul(F.neg(F.sign(u)), F.log(magnitude))
+    """Standard Laplace float32 samples as MindSpore's CPU StandardLaplace kernel makes them:
+    u from `std::uniform_real_distribution<float>(nextafter(-1, 0), 1)` (2 v + low in float, v
+    a canonical float of the generator `key` names: the kernel's `std::default_random_engine`
+    stream), then -copysign(1, u) log(1 - |u|) in double."""
+    u = F.add(F.mul(draw_uniform(shape, dt.float32, key), np.float32(2)), _OPEN_LOW)
+    magnitude = F.sub(1.0, F.abs(F.cast(u, dt.float64)))
+    sign = F.select(F.less(u, 0), F.fill(dt.float64, shape, 1.0), F.fill(dt.float64, shape, -1.0))
+    return F.cast(F.mul(sign, F.log(magnitude)), dt.float32)
 
 
 def standard_laplace(shape, seed=None):
-    """Standard Laplace (location 0, scale 1) float32 samples of `shape`; `seed` None or 0:
-    from the global generator (the numbers are not MindSpore's)."""
-    return laplace_draws(_size((shape,)), op_seeds(seed or 0, 0, "standard_laplace"))
+    """Standard Laplace (location 0, scale 1) float32 samples of `shape`: MindSpore's
+    StandardLaplace kernel's numbers (its seeds `_get_graph_seed(seed, "standard_laplace")`)."""
+    return laplace_draws(_size((shape,)), call_stream(MinstdStream, seed, "standard_laplace"))
 
 def _draw_shape(op: str, shape, **params) -> tuple:
     """The broadcast shape of `shape` (a tuple) and of the distribution parameters `params`,
@@ -231,8 +238,8 @@ def laplace(shape, mean, lambda_param, seed=None):
     """Laplace float32 samples, location `mean` and scale `lambda_param` (Tensors), of the
     broadcast shape of `shape`, mean's and lambda_param's; `seed` None or 0: from the global
     generator (the numbers are not MindSpore's)."""
-    out_shape = _draw_shape("laplace", shape, mean=mean, lambda_param=lambda_param)
-    draws = laplace_draws(out_shape, op_seeds(seed or 0, 0, "laplace"))
+    _draw_shape("laplace", shape, mean=mean, lambda_param=lambda_param)
+    draws = laplace_draws(_size((shape,)), call_stream(MinstdStream, seed, "laplace"))
     return F.add(F.mul(draws, F.cast(lambda_param, dt.float32)), F.cast(mean, dt.float32))
 
 
