@@ -21,7 +21,6 @@ from cellgraph.primitives.random_ops import (
     draw_uniform,
     float_dtype,
     op_seed,
-    op_seeds,
     shuffle_first_axis,
     standard_normal_draw,
     uniform_int,
