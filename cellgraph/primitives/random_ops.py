@@ -65,6 +65,20 @@ random_permutation = Primitive("random_permutation", _random_permutation_type,
                                effectful=True)
 
 
+def _shuffled_true_positions_type(flags: TensorType, seed=None) -> TensorType:
+    if flags.dtype != dt.bool_ or flags.ndim != 1:
+        raise DTypeError(f"expected a 1-D bool Tensor, got {flags}")
+    return TensorType(tuple(flags.shape), dt.int32)
+
+
+# The positions of a 1-D bool Tensor's True elements in a random order, then its False ones in
+# order (int32): the True positions shuffled as MindSpore's RandomChoiceWithMask kernel
+# shuffles them, with the generator `seed` names (as uniform_real's). Kernel: runtime/rng.py.
+shuffled_true_positions = Primitive(
+    "shuffled_true_positions", _shuffled_true_positions_type, label="RandomChoiceWithMask",
+    nondifferentiable=True, effectful=True)
+
+
 def _random_poisson_type(rate: TensorType, shape, dtype, seed=None) -> TensorType:
     if any(not isinstance(d, int) or d < 0 for d in shape):
         raise ShapeError(f"expected a shape of non-negative ints, got {shape}")

@@ -73,6 +73,8 @@ HOST_FALLBACKS = {
                        "uniform_real",
     "random_permutation": "draws from the global NumPy generator (or an op seed's stream), "
                           "as uniform_real",
+    "shuffled_true_positions": "draws from the global NumPy generator (or an op seed's "
+                               "stream), as uniform_real",
     "uniform_int": "draws from the global NumPy generator (or an op seed's stream), as "
                    "uniform_real",
     "random_poisson": "draws from the global NumPy generator (or an op seed's stream), as "

@@ -266,6 +266,20 @@ class PhiloxMantissaStream:
         return f"PhiloxMantissaStream{self.seeds}"
 
 
+class PhiloxRestartingStream(PhiloxMantissaStream):
+    """The draws of MindSpore's CPU Bernoulli kernel: PhiloxMantissaStream's, but the generator
+    made again from (seed, offset) at every run, as the kernel re-seeds it at each launch; the
+    last block's unused words still carry on to the next run."""
+
+    def random(self, shape) -> np.ndarray:
+        with self._lock:
+            self.counter = (self.seeds[1] & ((1 << 64) - 1)) << 64
+        return super().random(shape)
+
+    def __repr__(self) -> str:
+        return f"PhiloxRestartingStream{self.seeds}"
+
+
 @numpy_backend.register("random_poisson")
 def _random_poisson(rate, shape, dtype, seed=None):
     """Poisson counts for each rate (0 where it is not positive), `shape + rate.shape` of
@@ -375,6 +389,25 @@ def _random_permutation(n, seed=None, engine_seed=None):
     with rng._lock:
         shuffle(order, rng)
     return np.asarray(order, np.int64)
+
+
+@numpy_backend.register("shuffled_true_positions")
+def _shuffled_true_positions(flags, seed=None):
+    """The True positions of `flags` in a random order, then the False ones (int32): NumPy's
+    permutation from the global generator or an op seed's stream; with a kernel's stream,
+    std::shuffle of 0 .. k-1 (k True elements) picking among them, as MindSpore's
+    RandomChoiceWithMask kernel does."""
+    flags = np.asarray(flags, bool)
+    true, false = np.flatnonzero(flags), np.flatnonzero(~flags)
+    rng = _drawer(seed)
+    if isinstance(rng, np.random.Generator):
+        true = rng.permutation(true)
+    else:
+        picks = list(range(true.size))
+        with rng._lock:
+            shuffle(picks, rng)
+        true = true[np.asarray(picks, np.int64)]
+    return np.concatenate([true, false]).astype(np.int32)
 
 
 @numpy_backend.register("uniform_int")

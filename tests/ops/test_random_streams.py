@@ -269,3 +269,35 @@ def test_laplace_draws_as_the_standard_laplace_kernel():
     np.testing.assert_array_equal(many[:3], F32([0.3888813853263855, 3.4615352153778076,
                                                  -0.5622507929801941]))
     assert float(np.abs(many).max()) == 15.536919593811035
+
+
+def test_choice_with_mask_shuffles_the_true_positions_as_its_kernel():
+    ms.set_seed(1)
+    index, mask = ops.choice_with_mask(Tensor(np.ones(6, np.bool_)), 3)
+    np.testing.assert_array_equal(index.asnumpy().ravel(), [5, 2, 0])
+    x = Tensor(np.array([[1, 0, 1, 1], [0, 1, 1, 0], [1, 1, 0, 1]], np.bool_))
+    index, mask = ops.choice_with_mask(x, 10)  # two rows past the 8 True elements
+    np.testing.assert_array_equal(index.asnumpy(), [[2, 3], [2, 0], [1, 1], [2, 1], [1, 2],
+                                                    [0, 0], [0, 2], [0, 3], [0, 0], [0, 0]])
+    np.testing.assert_array_equal(mask.asnumpy(), [True] * 8 + [False] * 2)
+    choose = ops.RandomChoiceWithMask(count=4, seed=3, seed2=2)  # its kernel, carried on
+    np.testing.assert_array_equal(choose(x)[0].asnumpy(), [[2, 1], [0, 3], [0, 0], [0, 2]])
+    np.testing.assert_array_equal(choose(x)[0].asnumpy(), [[1, 2], [2, 0], [0, 2], [0, 0]])
+    flags = Tensor(np.random.RandomState(0).rand(300) > 0.3)
+    np.testing.assert_array_equal(ops.choice_with_mask(flags, 5, seed=4)[0].asnumpy().ravel(),
+                                  [279, 48, 130, 98, 217])
+
+
+def test_bernoulli_with_a_seed_draws_as_its_philox_kernel():
+    """Philox keyed by the seed, re-made at every run, the last block's unused words carried
+    on; one kernel per seed, input and kind of p."""
+    x = Tensor(np.full(6, 0.5, F32))
+    np.testing.assert_array_equal(ops.bernoulli(x, 0.5, seed=90001).asnumpy(), [0, 0, 1, 0, 0, 1])
+    np.testing.assert_array_equal(ops.bernoulli(x, 0.5, seed=90001).asnumpy(), [0, 1, 0, 0, 1, 0])
+    np.testing.assert_array_equal(ops.bernoulli(x, x, seed=90001).asnumpy(), [0, 0, 1, 0, 0, 1])
+    out = ops.bernoulli(Tensor(np.zeros((2, 3), np.int32)), 0.3, seed=90002)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [[0, 0, 1], [0, 0, 1]])
+    np.testing.assert_array_equal(ops.bernoulli(x, 0.5, seed=90001).asnumpy(), [0, 0, 1, 0, 0, 1])
+    out = ops.bernoulli(Tensor(np.zeros(9)), Tensor(np.linspace(0, 1, 9)), seed=90003)
+    np.testing.assert_array_equal(out.asnumpy(), [0, 0, 1, 1, 1, 1, 0, 1, 1])

@@ -22,6 +22,7 @@ from cellgraph.primitives.random_ops import (
     float_dtype,
     op_seed,
     shuffle_first_axis,
+    shuffled_true_positions,
     standard_normal_draw,
     uniform_int,
 )
@@ -29,9 +30,13 @@ from cellgraph.primitives.random_ops import rand_like as global_rand_like
 from cellgraph.primitives.random_ops import random_gamma as gamma_draw
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
-from cellgraph.primitives.sort_ops import argsort
 from cellgraph.runtime.mt19937 import Mt19937Stream
-from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream, PhiloxMantissaStream
+from cellgraph.runtime.rng import (
+    MinstdDoubleStream,
+    MinstdStream,
+    PhiloxMantissaStream,
+    PhiloxRestartingStream,
+)
 
 __all__ = [
     "bernoulli",
@@ -183,12 +188,18 @@ def choice_with_mask(input_x, count=256, seed=None):
     if not 1 <= len(aval.shape) <= 5:
         raise ShapeError(f"For 'RandomChoiceWithMask', the rank of 'input_x' must be in [1, 5], "
                          f"but got {len(aval.shape)}.")
-    shape = tuple(aval.shape)
+    return pick_true_positions(input_x, count,
+                               call_stream(MinstdStream, seed, "choice_with_mask"))
+
+
+def pick_true_positions(input_x, count, stream):
+    """choice_with_mask's (index, mask), its order MindSpore's RandomChoiceWithMask kernel's
+    with a kernel's `stream` (None: the global generator's)."""
+    shape = tuple(abstract_of(input_x).shape)
     size = int(np.prod(shape))
     flat = F.reshape(input_x, (size,))
-    keys = F.select(flat, draw_uniform((size,), dt.float32, op_seed(seed, "choice_with_mask")),
-                    F.fill(dt.float32, (size,), 2.0))
-    order = F.cast(argsort(keys), dt.int32)
+    order = shuffled_true_positions(flat) if stream is None else \
+        shuffled_true_positions(flat, seed=stream)
     taken = min(count, size)
     positions = order[:taken] if taken < size else order
     mask = F.gather(flat, positions, 0)
@@ -548,10 +559,42 @@ def bernoulli(input, p=0.5, seed=None):
     broadcasting against input)."""
     if isinstance(p, numbers.Real) and not 0 <= p <= 1:
         raise ShapeError(f"bernoulli: `p` must be in [0, 1], got {p}")
-    draws = global_rand_like(input, seed) if abstract_of(input).dtype.is_float else \
-        global_rand_like(F.cast(input, "float32"), seed)
-    return F.cast(M.less(draws, p), abstract_of(input).dtype)
+    aval = abstract_of(input)
+    if seed is None or seed == -1:  # MindSpore seeds these at random
+        draws = global_rand_like(input) if aval.dtype.is_float else \
+            global_rand_like(F.cast(input, "float32"))
+        return F.cast(M.less(draws, p), aval.dtype)
+    p_kind = (tuple(abstract_of(p).shape), abstract_of(p).dtype) if hasattr(p, "aval") else None
+    draws = draw_uniform(tuple(aval.shape), dt.float32, _bernoulli_stream(seed, aval, p_kind))
+    return F.cast(M.less_equal(draws, p), aval.dtype)
 
+
+_BERNOULLI_KERNELS: dict = {}  # (seed, input, p) -> the kernel's stream, eagerly
+
+
+def _bernoulli_stream(seed, aval, p_kind):
+    """The stream of MindSpore's Bernoulli kernel for `seed` (runtime/rng.
+    PhiloxRestartingStream: Philox keyed by the seed, offset 0, one mantissa float a draw): one
+    per graph node; eagerly one per seed, input and kind of p (a number or a Tensor's shape and
+    dtype), as MindSpore caches the primitive of a seed and keeps a kernel per inputs."""
+    seed = _seed_int(seed, "bernoulli")
+    if current_builder() is not None:
+        return PhiloxRestartingStream(seed, 0)
+    key = (seed, tuple(aval.shape), aval.dtype, p_kind)
+    if key not in _BERNOULLI_KERNELS:
+        _BERNOULLI_KERNELS[key] = PhiloxRestartingStream(seed, 0)
+    return _BERNOULLI_KERNELS[key]
+
+
+# the in-place draws MindSpore defines here (the Tensor methods' functions)
+from cellgraph.ops.function.inplace_func import (
+    exponential_,
+    normal_,
+    random_,
+    uniform_,
+)
+
+__all__ += ["exponential_", "normal_", "random_", "uniform_"]
 
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = functional_fallback(globals())

@@ -1,8 +1,6 @@
 """MindSpore's `ops.operations.random_ops`: the primitive classes of random draws."""
 from __future__ import annotations
 
-import numpy as np
-
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.random_func import (
     _normal_draws,
@@ -15,6 +13,7 @@ from cellgraph.ops.function.random_func import (
     laplace_draws,
     multinomial_draw,
     multinomial_with_replacement_draw,
+    pick_true_positions,
     random_categorical_dtype_check,
     random_ints,
     sample_candidates,
@@ -30,8 +29,7 @@ from cellgraph.primitives.errors import (
     RunError,
     ShapeError,
 )
-from cellgraph.primitives.floor_division import floor_divide
-from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
+from cellgraph.primitives.random_ops import _seed_int, draw_uniform, shuffle_first_axis
 from cellgraph.runtime.mt19937 import Mt19937Stream
 from cellgraph.runtime.rng import MinstdStream
 
@@ -279,24 +277,10 @@ class RandomChoiceWithMask(PrimitiveClass):
                              f"and 5, but got:{len(shape)}")
         if self.count * len(shape) > 2**31 - 1:
             raise RunError("For 'RandomChoiceWithMask', output size exceed INT_MAX.")
-        size = int(np.prod(shape))
         # MindSpore takes any int seeds (a negative one as its 64-bit pattern)
-        keys = draw_uniform((size,), dt.float32, op_seeds(
-            self.seed & (2**64 - 1), self.seed2 & (2**64 - 1), "RandomChoiceWithMask"))
-        score = F.select(F.reshape(input_x, (size,)), keys, F.fill(dt.float32, (size,), -1.0))
-        k = min(self.count, size)
-        picked, flat = F.topk(score, k)
-        mask = F.greater_equal(picked, 0.0)
-        strides = np.cumprod((1,) + shape[::-1])[:-1][::-1].astype(np.int32)
-        flat = F.cast(flat, dt.int32)
-        coords = F.stack([floor_divide(flat, int(st)) % int(n)
-                          for st, n in zip(strides, shape)], -1)
-        coords = F.select(F.broadcast_to(F.expand_dims(mask, -1), (k, len(shape))), coords,
-                          F.zeros_like(coords))
-        if self.count > k:  # more rows than elements: the rest are padding
-            coords = F.concat((coords, F.zeros((self.count - k, len(shape)), dt.int32)), 0)
-            mask = F.concat((mask, F.zeros((self.count - k,), dt.bool_)), 0)
-        return coords, mask
+        stream = instance_stream(self.seed & (2**64 - 1), self.seed2 & (2**64 - 1),
+                                 self.__dict__.setdefault("_streams", {}), (shape,))
+        return pick_true_positions(input_x, self.count, stream)
 
     def __repr__(self) -> str:
         return (f"RandomChoiceWithMask(count={self.count}, seed={self.seed}, "
