@@ -11,6 +11,7 @@ low + w // ((2**32 - 1) // n), the words past it skipped.
 """
 from __future__ import annotations
 
+import math
 import threading
 
 import numpy as np
@@ -23,6 +24,13 @@ _WORD = 0xFFFFFFFF
 class Mt19937Stream:
     """The words of `std::mt19937(kernel_seed(seed0, seed1))` and the two distributions
     MindSpore's kernels draw from them; a lock keeps the draws of concurrent runs whole."""
+
+    @classmethod
+    def for_poisson(cls, seed0: int, seed1: int) -> Mt19937Stream:
+        """The engine of MindSpore's CPU RandomPoisson kernel: seeded with one PCG step of
+        the pair's kernel_seed."""
+        state = (kernel_seed(seed0, seed1) * 6364136223846793005 + 0xDA3E39CB94B95BDB) % 2**64
+        return cls(seed0, seed1, engine_seed=state)
 
     def __init__(self, seed0: int, seed1: int, engine_seed: int | None = None):
         """The stream of a kernel seeded by the pair (seed0, seed1), or, given `engine_seed`,
@@ -82,6 +90,51 @@ class Mt19937Stream:
                 n -= good.size
         values = np.concatenate(kept) if kept else np.zeros(0, np.int64)
         return (low + values // scaling).astype(np.int32).reshape(shape)
+
+    def _canonical(self) -> float:
+        """One `std::uniform_real_distribution<double>(0, 1)` draw; the caller holds the lock."""
+        low, high = self._words(2).astype(np.float64)
+        value = (low + high * 4294967296.0) / 18446744073709551616.0
+        return value if value < 1.0 else float(np.nextafter(1.0, 0.0))
+
+    def poisson(self, rates: np.ndarray, count: int) -> np.ndarray:
+        """MindSpore's CPU RandomPoisson draws: `count` counts for each rate (float64, shape
+        (count, len(rates))), all of the first rate's first, each by Knuth's product of
+        uniforms below a rate of 10, else by Hormann's transformed rejection (PTRS), the
+        uniforms canonical doubles."""
+        out = np.empty((count, len(rates)), np.float64)
+        with self._lock:
+            for column, rate in enumerate(np.asarray(rates, np.float64).tolist()):
+                for row in range(count):
+                    out[row, column] = self._poisson_count(rate)
+        return out
+
+    def _poisson_count(self, rate: float) -> float:
+        if rate < 10.0:
+            count, product, limit = 0.0, 1.0, math.exp(-rate)
+            while True:
+                product *= self._canonical()
+                if product <= limit:
+                    return count
+                count += 1
+        if math.isinf(rate):
+            return math.inf
+        log_rate, b = math.log(rate), 0.931 + 2.53 * math.sqrt(rate)
+        a = -0.059 + 0.02483 * b
+        inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = self._canonical() - 0.5
+            v = self._canonical()
+            us = 0.5 - math.fabs(u)
+            k = math.floor((2 * a / us + b) * u + rate + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if math.log(v * inv_alpha / (a / (us * us) + b)) <= -rate + k * log_rate - \
+                    math.lgamma(k + 1):
+                return k
 
     def __getstate__(self) -> dict:  # (copied and pickled with the Cell holding it)
         state = {k: v for k, v in self.__dict__.items() if k not in ("_lock", "_bits")}

@@ -284,7 +284,11 @@ class PhiloxRestartingStream(PhiloxMantissaStream):
 def _random_poisson(rate, shape, dtype, seed=None):
     """Poisson counts for each rate (0 where it is not positive), `shape + rate.shape` of
     them, from the global generator or an op seed's stream."""
-    rng = generator() if seed is None else stream(tuple(seed))
+    rng = _drawer(seed)
+    if isinstance(rng, Mt19937Stream):  # MindSpore's kernel's draws
+        rate = np.asarray(rate)
+        counts = rng.poisson(rate.reshape(-1), int(np.prod(shape, dtype=np.int64)))
+        return counts.reshape(tuple(shape) + rate.shape).astype(dtype.np)
     rate = np.maximum(np.asarray(rate, np.float64), 0.0)
     return rng.poisson(rate, size=tuple(shape) + rate.shape).astype(dtype.np)
 

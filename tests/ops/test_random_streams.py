@@ -301,3 +301,28 @@ def test_bernoulli_with_a_seed_draws_as_its_philox_kernel():
     np.testing.assert_array_equal(ops.bernoulli(x, 0.5, seed=90001).asnumpy(), [0, 0, 1, 0, 0, 1])
     out = ops.bernoulli(Tensor(np.zeros(9)), Tensor(np.linspace(0, 1, 9)), seed=90003)
     np.testing.assert_array_equal(out.asnumpy(), [0, 0, 1, 1, 1, 1, 0, 1, 1])
+
+
+def test_random_poisson_draws_as_its_kernel():
+    """std::mt19937 seeded with a PCG step of the pair's seed; Knuth's method below a rate of
+    10, transformed rejection above; all of one rate's counts before the next rate's."""
+    ms.set_seed(1)
+    out = ops.random_poisson(Tensor(np.array([3], np.int32)), Tensor(F32([1.0])))
+    np.testing.assert_array_equal(out.asnumpy().ravel(), [1, 0, 2])
+    out = ops.random_poisson(Tensor(np.array([2, 3], np.int32)), Tensor(F32([0.5, 4, 25, 300])),
+                             dtype=ms.int32)
+    assert out.dtype == ms.int32 and out.shape == (2, 3, 4)
+    np.testing.assert_array_equal(out.asnumpy().ravel(), [
+        1, 8, 25, 299, 1, 2, 28, 306, 0, 6, 20, 303, 0, 8, 29, 287, 0, 2, 33, 298, 0, 4, 26, 298])
+    out = ops.random_poisson(Tensor(np.array([4], np.int64)),
+                             Tensor(np.float64([[2.0, 12.0], [0.0, 7.5]])), seed=3,
+                             dtype=ms.float64)
+    np.testing.assert_array_equal(out.asnumpy().ravel(),
+                                  [0, 13, 0, 6, 0, 16, 0, 5, 0, 14, 0, 8, 3, 8, 0, 6])
+    out = ops.random_poisson(Tensor(np.array([1000], np.int32)), Tensor(F32([50.0])), seed=8)
+    np.testing.assert_array_equal(out.asnumpy()[:20, 0], [46, 51, 49, 47, 46, 46, 48, 45, 54, 63,
+                                                       48, 66, 43, 51, 61, 46, 40, 55, 68, 51])
+    poisson = ops.RandomPoisson(seed=2, seed2=1)  # its kernel, carried on
+    shape, rate = Tensor(np.array([3], np.int32)), Tensor(F32([5.0]))
+    np.testing.assert_array_equal(poisson(shape, rate).asnumpy().ravel(), [2, 5, 5])
+    np.testing.assert_array_equal(poisson(shape, rate).asnumpy().ravel(), [6, 4, 6])

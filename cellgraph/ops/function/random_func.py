@@ -310,8 +310,17 @@ _POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
 def random_poisson(shape, rate, seed=None, dtype=dt.float32):
     """Poisson counts of shape `shape + rate.shape`, each with its element of `rate` as mean (a
     rate <= 0 gives 0): `shape` a 1-D int Tensor of positive sizes, `rate` a float or int
-    Tensor, `dtype` the result's (int32/int64 or a float). With `seed` the draws come from that
-    seed's stream, else from the global generator (its numbers are not MindSpore's)."""
+    Tensor, `dtype` the result's (int32/int64 or a float). MindSpore's RandomPoisson kernel's
+    numbers (runtime/mt19937.Mt19937Stream.poisson), seeded by `_get_graph_seed(seed, ...)`."""
+    if seed is not None:
+        _seed_int(seed, "random_poisson")
+    seeds = _get_graph_seed(seed, "random_poisson")
+    return poisson_counts(shape, rate, Mt19937Stream.for_poisson(*seeds) if any(seeds) else None,
+                          dtype)
+
+
+def poisson_counts(shape, rate, key, dtype):
+    """random_poisson's checks and draws from the generator `key` names."""
     if not hasattr(shape, "aval"):
         raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
                          f"type of {{Int32, Int64}}, but got {type(shape).__name__}.")
@@ -332,7 +341,6 @@ def random_poisson(shape, rate, seed=None, dtype=dt.float32):
         raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
                          f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64], "
                          f"Tensor[Int32], Tensor[Int64]}}, but got Tensor[{rate_dtype}].")
-    key = op_seed(seed, "random_poisson")
     if dtype not in _POISSON_TYPES:
         raise DTypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, "
                          f"mindspore.int32, mindspore.float16, mindspore.float32, "

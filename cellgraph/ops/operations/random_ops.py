@@ -14,6 +14,7 @@ from cellgraph.ops.function.random_func import (
     multinomial_draw,
     multinomial_with_replacement_draw,
     pick_true_positions,
+    poisson_counts,
     random_categorical_dtype_check,
     random_ints,
     sample_candidates,
@@ -38,6 +39,7 @@ __all__ = [
     "MultinomialWithReplacement",
     "RandomCategorical",
     "RandomChoiceWithMask",
+    "RandomPoisson",
     "RandomShuffle",
     "StandardLaplace",
     "StandardNormal",
@@ -190,6 +192,25 @@ class StandardLaplace(_SeededRandom):
     def __call__(self, shape):
         shape = _size((shape,))
         return laplace_draws(shape, self._stream(shape))
+
+
+class RandomPoisson(_SeededRandom):
+    """`ops.RandomPoisson(seed=0, seed2=0, dtype=int64)(shape, rate)`: Poisson counts of shape
+    `shape + rate.shape`, MindSpore's CPU kernel's (random_func.random_poisson) from the
+    instance's kernel per input."""
+
+    kind = Mt19937Stream.for_poisson
+
+    def __init__(self, seed=0, seed2=0, dtype=dt.int64):
+        super().__init__(seed, seed2)
+        self.dtype = dtype
+
+    def __call__(self, shape, rate):
+        rate_aval = abstract_of(rate) if hasattr(rate, "aval") else None
+        key = (tuple(value_input(shape, "RandomPoisson", "shape").reshape(-1).tolist())
+               if hasattr(shape, "aval") else shape,
+               None if rate_aval is None else (rate_aval.shape, rate_aval.dtype))
+        return poisson_counts(shape, rate, self._stream(key), self.dtype)
 
 
 class UniformReal(_SeededRandom):
