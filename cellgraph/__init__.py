@@ -68,10 +68,10 @@ _LAZY = {
     "dtype": ("cellgraph.common.dtype", None),  # mstype, MindSpore's `common.dtype` module
     **{name: ("cellgraph.common.dtype", name) for name in (
         "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "pytype_to_dtype")},
-    **{name: ("cellgraph.common.seed", name) for name in (
-        "get_rng_state", "get_seed", "set_rng_state", "set_seed")},
+    **{name: ("cellgraph.common.seed", name) for name in ("get_seed", "set_seed")},
     **{name: ("cellgraph.common.generator", name) for name in (
-        "Generator", "default_generator", "initial_seed", "manual_seed", "seed")},
+        "Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "seed",
+        "set_rng_state")},
     "frombuffer": ("cellgraph.runtime.tensor", "frombuffer"),
     "run_check": ("cellgraph.run_check", "run_check"),
     **{name: ("cellgraph.context", name) for name in (

@@ -190,9 +190,12 @@ def test_a_seeded_draw_inside_a_compiled_function_goes_on_from_call_to_call():
     ms.set_seed(11)
     zero = Tensor(np.zeros(2, np.float32))
     first, second = noisy(zero).asnumpy(), noisy(zero).asnumpy()
+    # MindSpore 2.10 CPU's numbers: the graph's kernel keeps its generator, so after set_seed
+    # the third call goes on from the second
+    np.testing.assert_array_equal(first, np.float32([0.0163525995, 0.791297555]))
+    np.testing.assert_array_equal(second, np.float32([0.319326043, 0.95766747]))
     ms.set_seed(11)
-    np.testing.assert_array_equal(noisy(zero).asnumpy(), first)
-    assert not np.array_equal(first, second)
+    np.testing.assert_array_equal(noisy(zero).asnumpy(), np.float32([0.00197839108, 0.112521656]))
 
 
 def test_set_context_refuses_a_key_mindspore_does_not_know():
@@ -249,6 +252,13 @@ def test_numpy_meshgrid_sparse():
     lambda x: mint.randperm(4, generator=object()),
     lambda x: mint.bernoulli(x, generator=object()),
     lambda x: mint.multinomial(x, 1, generator=object()),
+])
+def test_mint_takes_only_a_generator_as_generator(call):
+    with pytest.raises(AttributeError, match="Generator"):  # MindSpore's, from its _step
+        call(Tensor(np.array([0.2, 0.7], np.float32)))
+
+
+@pytest.mark.parametrize("call", [
     lambda x: mint.nn.functional.elu(x, inplace=True),
     lambda x: mint.nn.functional.relu6(x, inplace=True),
     lambda x: mint.nn.functional.dropout(x, inplace=True),
@@ -258,7 +268,7 @@ def test_numpy_meshgrid_sparse():
     lambda x: mint.nn.LeakyReLU(inplace=True),
     lambda x: mint.nn.SiLU(inplace=True),
 ])
-def test_mint_refuses_generators_and_writing_in_place(call):
+def test_mint_refuses_writing_in_place(call):
     with pytest.raises(UnsupportedError):
         call(Tensor(np.array([0.2, 0.7], np.float32)))
 

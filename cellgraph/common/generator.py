@@ -6,9 +6,10 @@ the same draws. `get_state` packs the pair into 16 bytes (seed, then offset, eac
 int64) and `set_state` unpacks such a state. The methods are jit_class methods: `_step` runs
 inside construct as well, its offset update an assignment the graph carries out.
 
-The module functions act on `default_generator`; `manual_seed` also restarts the draws of the
-global generator that cellgraph's random kernels take from (runtime/rng.py), so that
-`cellgraph.manual_seed` (this function) makes `mint.rand` and the like repeat.
+The module functions act on `default_generator`, from which `mint`'s draws take their pairs
+(mint/_tensor_ops.generator_stream), so that `manual_seed` and `set_rng_state` make them repeat.
+`manual_seed` also restarts the draws of the global generator that cellgraph's random kernels
+take from without a seed (runtime/rng.py).
 """
 from __future__ import annotations
 
@@ -89,8 +90,7 @@ class Generator:
         return current
 
 
-default_generator = Generator()
-default_generator.seed()  # as MindSpore's, seeded at random when the module loads
+default_generator = Generator()  # seed 0, offset 0 when MindSpore 2.10 loads, too
 
 
 def seed():  # pylint: disable=redefined-outer-name

@@ -14,6 +14,8 @@ import os
 
 import numpy as np
 
+from cellgraph.runtime.std_shuffle import shuffle, uniform_below
+
 _WORD = 0xFFFFFFFF
 
 
@@ -57,17 +59,6 @@ class MinstdWords:
         return self.state
 
 
-def uniform_below(words, n: int) -> int:
-    """`std::uniform_int_distribution(0, n - 1)` over an engine's words (downscaling by
-    division, rejecting the words past the last whole multiple)."""
-    scaling = words.span // n
-    past = n * scaling
-    while True:
-        word = words() - words.low
-        if word < past:
-            return word // scaling
-
-
 def canonical_double(words: Mt19937Words) -> float:
     """`std::generate_canonical<double, 53>` over 32-bit words: two words, the second the high
     one, over 2**64 (the largest double below 1 where that rounds to 1)."""
@@ -96,32 +87,6 @@ def uniform_float(words: Mt19937Words, low, high) -> np.float32:
 def uniform_int(words: Mt19937Words, low: int, high: int) -> int:
     """`std::uniform_int_distribution<int>(low, high)` (both ends included)."""
     return low + uniform_below(words, high - low + 1)
-
-
-def shuffle(ids: list, words) -> None:
-    """`std::shuffle(ids.begin(), ids.end(), words)`, in place (words: Mt19937Words or
-    MinstdWords)."""
-    n = len(ids)
-    if n < 2:
-        return
-    if words.span // n >= n:  # two positions from one draw
-        i = 1
-        if n % 2 == 0:
-            j = uniform_below(words, 2)
-            ids[i], ids[j] = ids[j], ids[i]
-            i += 1
-        while i != n:
-            span = i + 1
-            both = uniform_below(words, span * (span + 1))
-            first, second = divmod(both, span + 1)
-            ids[i], ids[first] = ids[first], ids[i]
-            i += 1
-            ids[i], ids[second] = ids[second], ids[i]
-            i += 1
-        return
-    for i in range(1, n):
-        j = uniform_below(words, i + 1)
-        ids[i], ids[j] = ids[j], ids[i]
 
 
 class SamplerOrder:

@@ -8,16 +8,20 @@ import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
 from cellgraph.ops.function.array_func.creation import ones_like, zeros_like  # noqa: F401  (with dtype)
 from cellgraph.ops.function.math_func.elementwise import truncate_div
+from cellgraph.ops.function.random_func import _normal_draws, _size, random_ints
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.dynamic_ops import bin_counts as _bin_counts
 from cellgraph.primitives.dynamic_ops import unique_p as _unique_p
 from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.random_ops import draw_uniform as _draw_uniform
+from cellgraph.primitives.random_ops import float_dtype as _float_dtype
+from cellgraph.primitives.random_ops import random_permutation as _random_permutation
 
 from . import distributed, linalg, nn, optim  # noqa: F401  (mint.nn, .optim, .linalg, ...)
 from ._tensor_ops import NARROW_INTEGERS as _NARROW_INTEGERS
 from ._tensor_ops import check_device as _check_device
-from ._tensor_ops import check_generator as _check_generator
+from ._tensor_ops import generator_stream as _generator_stream
 
 matmul, outer = _ops.matmul, _ops.outer
 isclose, isfinite, isinf = _ops.isclose, _ops.isfinite, _ops.isinf
@@ -221,16 +225,19 @@ def empty(*size, dtype=None, device=None):
     return zeros(size[0] if len(size) == 1 else size, dtype=dtype)
 
 
+# mint's draws are keyed by a Generator's (seed, offset), the default one's unless one is given
+# (_tensor_ops.generator_stream)
+
 def randn(*size, generator=None, dtype=None, device=None):
-    _check_generator(generator, "randn")
     _check_device(device, "randn")
-    return _ops.randn(*size, dtype=dtype)
+    out = _normal_draws(_size(size), _generator_stream(generator, "randn"))
+    return out if dtype is None else _F.cast(out, dtype)
 
 
 def rand(*size, generator=None, dtype=None, device=None):
-    _check_generator(generator, "rand")
     _check_device(device, "rand")
-    return _ops.rand(*size, dtype=dtype)
+    draws = _draw_uniform(_size(size), _dt.float32, _generator_stream(generator, "rand"))
+    return draws if dtype is None else _F.cast(draws, dtype)
 
 
 lerp, xlogy = _ops.lerp, _ops.xlogy
@@ -396,17 +403,16 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 def normal(mean=0.0, std=1.0, size=None, generator=None):
     """Samples of N(mean, std): of `size` for number arguments, else of the arguments' shape."""
-    _check_generator(generator, "normal")
-    if size is not None:
-        return _ops.normal(tuple(size), mean, std)
-    shape = _np.broadcast_shapes(tuple(getattr(mean, "shape", ())), tuple(getattr(std, "shape", ())))
-    return _F.add(_F.mul(_ops.randn(*shape), std), mean)
+    stream = _generator_stream(generator, "normal")
+    if size is None:
+        size = _np.broadcast_shapes(tuple(getattr(mean, "shape", ())),
+                                    tuple(getattr(std, "shape", ())))
+    return _F.add(_F.mul(_normal_draws(_size((tuple(size),)), stream), std), mean)
 
 
 def randint(*args, generator=None, dtype=None, device=None):
     """randint(low=0, high, size): integers in [low, high) of shape `size`, positional as
     MindSpore takes them; `randint(high, size)` starts at 0."""
-    _check_generator(generator, "randint")
     _check_device(device, "randint")
     if len(args) == 2:
         (high, size), low = args, 0
@@ -415,7 +421,8 @@ def randint(*args, generator=None, dtype=None, device=None):
     else:
         raise TypeError(f"randint() takes (high, size) or (low, high, size) positionally, got "
                         f"{len(args)} argument(s)")
-    return _ops.randint(low, high, tuple(size), dtype=dtype or _dt.int64)
+    return random_ints(low, high, _size((tuple(size),)), _generator_stream(generator, "randint"),
+                       dtype or _dt.int64)
 
 
 def randint_like(*args, dtype=None, device=None):
@@ -429,18 +436,25 @@ def randint_like(*args, dtype=None, device=None):
 
 
 def randperm(n, *, generator=None, dtype=_dt.int64):
-    _check_generator(generator, "randperm")
-    return _ops.randperm(n, dtype=dtype)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise TypeError(f"For 'randperm', 'n' must be a non-negative int, but got {n!r}")
+    stream = _generator_stream(generator, "randperm")
+    order = _random_permutation(n=n) if stream is None else _random_permutation(n=n, seed=stream)
+    return _F.cast(order, dtype)
 
 
 def rand_like(input, *, dtype=None, device=None):
     _check_device(device, "rand_like")
-    return _ops.rand_like(input, dtype=dtype)
+    dtype = _float_dtype("rand_like", dtype, input.dtype)
+    draws = _draw_uniform(tuple(input.shape), _dt.float32, _generator_stream(None, "rand_like"))
+    return _F.cast(draws, dtype)
 
 
 def randn_like(input, *, dtype=None, device=None):
     _check_device(device, "randn_like")
-    return _ops.randn_like(input, dtype=dtype)
+    dtype = _float_dtype("randn_like", dtype, _dt.float32)
+    draws = _normal_draws(tuple(input.shape), _generator_stream(None, "randn_like"))
+    return _F.cast(draws, dtype)
 
 
 def empty_like(input, *, dtype=None, device=None):
@@ -451,8 +465,9 @@ def empty_like(input, *, dtype=None, device=None):
 
 def bernoulli(input, *, generator=None):
     """1 with the probability each element of `input` gives, else 0, in input's dtype."""
-    _check_generator(generator, "bernoulli")
-    return _F.cast(_F.less(_ops.rand_like(input), input), input.dtype)
+    draws = _draw_uniform(tuple(input.shape), _dt.float32,
+                          _generator_stream(generator, "bernoulli"))
+    return _F.cast(_F.less(draws, input), input.dtype)
 
 
 # the functions of ops that mint has under the same names and parameters

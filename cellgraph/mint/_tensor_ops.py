@@ -8,7 +8,11 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as _np
+
 import cellgraph.ops as _ops
+from cellgraph.compiler.builder import current_builder as _current_builder
+from cellgraph.ops.function.random_func import multinomial_draw as _multinomial_draw
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.dynamic_ops import bin_counts
@@ -17,8 +21,8 @@ from cellgraph.primitives.errors import (
     ArgumentValueError,
     RunError,
     ShapeError,
-    UnsupportedError,
 )
+from cellgraph.primitives.random_ops import draw_uniform as _draw_uniform
 
 _LN2 = math.log(2.0)
 
@@ -272,12 +276,24 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 # ----- random sampling ----------------------------------------------------------------------------
 
-def check_generator(generator, op: str) -> None:
-    """Draws come from the global generator that `set_seed`/`manual_seed` seeds: a separate
-    Generator's stream is not kept here, so one given is refused rather than ignored."""
-    if generator is not None:
-        raise UnsupportedError(f"mint.{op}: generator={generator!r} is not supported (draws come "
-                               f"from the global generator; seed it with cellgraph.manual_seed)")
+GENERATOR_STEP = 12  # how far each draw moves its Generator's offset, as MindSpore's
+
+
+def generator_stream(generator, op: str):
+    """The numbers of one of mint's draws, keyed as MindSpore keys them by the (seed, offset)
+    its Generator (`generator`, else the default one) hands out, the offset then moving on by
+    12: the same pair, the same numbers (MindSpore's CPU build has no kernels for these draws,
+    so the numbers are NumPy's generator seeded by the pair). In a graph being built the pair
+    is not known: the draw takes the global generator's next numbers."""
+    from cellgraph.common.generator import Generator, default_generator
+
+    if generator is not None and not isinstance(generator, Generator):  # (MindSpore's type)
+        raise AttributeError(f"For '{op}', 'generator' must be a Generator, but got "
+                             f"{type(generator).__name__}, which has no '_step'.")
+    if _current_builder() is not None:
+        return None
+    seed, offset = (generator or default_generator)._step(GENERATOR_STEP)
+    return _np.random.default_rng([int(seed) % 2**64, int(offset) % 2**64])
 
 
 def check_device(device, op: str) -> None:
@@ -299,15 +315,16 @@ def check_device(device, op: str) -> None:
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     """int64 category indices drawn by the weights in each row of `input`; without replacement
     by the Gumbel-top-k trick (the k largest of log w - log(-log u) are a draw of k distinct)."""
-    check_generator(generator, "multinomial")
+    stream = generator_stream(generator, "multinomial")
     if replacement:
-        return _int64(_ops.multinomial(input, num_samples, True))
+        return _multinomial_draw(input, num_samples, stream, _dt.int64)
     if num_samples > input.shape[-1]:
         raise ArgumentValueError(f"mint.multinomial: cannot draw {num_samples} distinct samples "
                                  f"from {input.shape[-1]} categories without replacement")
-    noise = -_ops.log(-_ops.log(_ops.rand_like(_float(input))))
+    noise = -_ops.log(-_ops.log(_draw_uniform(tuple(input.shape), _dt.float32, stream)))
     return topk(_ops.log(_float(input)) + noise, num_samples)[1]
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
-    "annotations", "builtins", "math", "numbers", "ArgumentValueError", "ShapeError")]
+    "annotations", "builtins", "math", "numbers", "ArgumentValueError", "ShapeError",
+    "GENERATOR_STEP", "generator_stream")]

@@ -8,6 +8,7 @@ import numbers
 import numpy as onp
 
 import cellgraph.ops as P
+from cellgraph.common.seed import _get_graph_seed, get_seed
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as _core
@@ -383,8 +384,21 @@ def _float_draw_dtype(dtype, op: str):
     return dtype
 
 
+def _seeded_by_global_seed(kind):
+    """A new `kind` primitive (UniformReal, StandardNormal, UniformInt) seeded as MindSpore's
+    numpy draws seed it: with the global seed as its op seed, when one is set."""
+    seed = get_seed()
+    return kind() if seed is None else kind(*_get_graph_seed(seed, kind.__name__))
+
+
+def _draw_shape(shape) -> tuple:
+    return tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+
+
 def randn(*shape, dtype=float32):
-    return _cast(P.randn(*shape), _float_draw_dtype(dtype, "randn"))
+    """Draws from N(0, 1) of the given shape (MindSpore's StandardNormal kernel's numbers)."""
+    dtype = _float_draw_dtype(dtype, "randn")
+    return _cast(_seeded_by_global_seed(P.StandardNormal)(_draw_shape(shape)), dtype)
 
 
 def copy(a):
@@ -441,7 +455,9 @@ def randint(minval, maxval=None, shape=None, dtype=int32):
                      f"int32 or int64, got {dtype}")
     # no shape: one value of shape (1,), as MindSpore's
     shape = (1,) if shape is None else _shape(shape, "randint")
-    return P.randint(minval, maxval, shape, dtype=dtype)
+    draws = _seeded_by_global_seed(P.UniformInt)(shape, Tensor(minval, dt.int32),
+                                                Tensor(maxval, dt.int32))
+    return _cast(draws, dtype)
 
 
 # ----- more of NumPy's creation functions ---------------------------------------------------------
@@ -541,10 +557,9 @@ def ix_(*args):
 
 
 def rand(*shape, dtype=float32):
-    """Draws from U[0, 1) of the given shape."""
-    shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) \
-        else shape
-    return _cast(P.rand(*shape), _float_draw_dtype(dtype, "rand"))
+    """Draws from U[0, 1) of the given shape (MindSpore's UniformReal kernel's numbers)."""
+    dtype = _float_draw_dtype(dtype, "rand")
+    return _cast(_seeded_by_global_seed(P.UniformReal)(_draw_shape(shape)), dtype)
 
 
 def tri(N, M=None, k=0, dtype=float32):

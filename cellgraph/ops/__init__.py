@@ -59,11 +59,7 @@ from cellgraph.primitives.floor_division import *
 from cellgraph.primitives.nn_functional import *
 from cellgraph.primitives.random_ops import (  # noqa: F401
     Randperm,
-    UniformReal,
-    rand,
-    rand_like,
     randperm,
-    shuffle,
 )
 
 from .functional import *

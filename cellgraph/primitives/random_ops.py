@@ -28,6 +28,57 @@ uniform_real = Primitive("uniform_real", _uniform_real_type, label="UniformReal"
                          nondifferentiable=True, effectful=True)
 
 
+def _standard_normal_type(shape, dtype, seed=None) -> TensorType:
+    return _uniform_real_type(shape, dtype)
+
+
+# N(0, 1) draws of `shape`, from the generator `seed` names (as uniform_real's; a stream
+# object draws as MindSpore's StandardNormal kernel). Its kernel is in runtime/rng.py.
+standard_normal = Primitive("standard_normal", _standard_normal_type, label="StandardNormal",
+                            nondifferentiable=True, effectful=True)
+
+
+def _uniform_int_type(shape, low, high, seed=None) -> TensorType:
+    if any(not isinstance(d, int) or d < 0 for d in shape):
+        raise ShapeError(f"expected a shape of non-negative ints, got {shape}")
+    if high <= low:
+        raise ArgumentValueError(f"For 'UniformInt', invalid min/max values: ({low}/{high})")
+    return TensorType(tuple(shape), dt.int32)
+
+
+# int32 draws in [low, high) of `shape`, from the generator `seed` names (as uniform_real's; a
+# stream object draws as MindSpore's UniformInt kernel). Its kernel is in runtime/rng.py.
+uniform_int = Primitive("uniform_int", _uniform_int_type, label="UniformInt",
+                        nondifferentiable=True, effectful=True)
+
+
+def _random_permutation_type(n, seed=None, engine_seed=None) -> TensorType:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ShapeError(f"expected a non-negative int n, got {n!r}")
+    return TensorType((n,), dt.int64)
+
+
+# A permutation of 0 .. n-1 (int64) from the generator `seed` names (as uniform_real's; a stream
+# object, or `engine_seed`, shuffles as MindSpore's kernels). Its kernel is in runtime/rng.py.
+random_permutation = Primitive("random_permutation", _random_permutation_type,
+                               label="RandomPermutation", nondifferentiable=True,
+                               effectful=True)
+
+
+def _shuffled_true_positions_type(flags: TensorType, seed=None) -> TensorType:
+    if flags.dtype != dt.bool_ or flags.ndim != 1:
+        raise DTypeError(f"expected a 1-D bool Tensor, got {flags}")
+    return TensorType(tuple(flags.shape), dt.int32)
+
+
+# The positions of a 1-D bool Tensor's True elements in a random order, then its False ones in
+# order (int32): the True positions shuffled as MindSpore's RandomChoiceWithMask kernel
+# shuffles them, with the generator `seed` names (as uniform_real's). Kernel: runtime/rng.py.
+shuffled_true_positions = Primitive(
+    "shuffled_true_positions", _shuffled_true_positions_type, label="RandomChoiceWithMask",
+    nondifferentiable=True, effectful=True)
+
+
 def _random_poisson_type(rate: TensorType, shape, dtype, seed=None) -> TensorType:
     if any(not isinstance(d, int) or d < 0 for d in shape):
         raise ShapeError(f"expected a shape of non-negative ints, got {shape}")
@@ -121,6 +172,15 @@ def draw_uniform(shape, dtype, key=None):
                         seed=tuple(key) if isinstance(key, (tuple, list)) else key)
 
 
+def standard_normal_draw(shape, dtype, key=None):
+    """N(0, 1) draws of `shape` from the global generator or the stream `key` names (as
+    draw_uniform's)."""
+    if key is None:
+        return standard_normal(shape=tuple(shape), dtype=dtype)
+    return standard_normal(shape=tuple(shape), dtype=dtype,
+                           seed=tuple(key) if isinstance(key, (tuple, list)) else key)
+
+
 def _shape(shape, op: str) -> tuple:
     if isinstance(shape, numbers.Integral):
         return (int(shape),)
@@ -155,30 +215,24 @@ def float_dtype(op: str, dtype, default) -> dt.DType:
     return dtype
 
 
-class UniformReal:
-    """`ops.UniformReal(seed=0, seed2=0)(shape)`; the seeds are ignored in favour of the global
-    generator that `cellgraph.set_seed` sets."""
-
-    def __init__(self, seed=0, seed2=0):
-        self.seed, self.seed2 = seed, seed2
-
-    def __call__(self, shape):
-        return draw_uniform(_shape(shape, "UniformReal"), dt.float32,
-                            op_seeds(self.seed, self.seed2, "UniformReal"))
-
-    def __repr__(self) -> str:
-        return f"UniformReal(seed={self.seed}, seed2={self.seed2})"
-
-
-# ----- permutations: the order that sorts independent uniform draws ---------------------------
-# Every order of n i.i.d. continuous draws is equally likely, so argsort of the draws is a
-# uniform random permutation; it reads the global generator like any other draw.
+# ----- permutations ------------------------------------------------------------------------------
 
 def randperm(n, seed=0, offset=0, dtype=dt.int64):
-    """A random permutation of 0 .. n-1."""
+    """A random permutation of 0 .. n-1, MindSpore's RandpermV2 kernel's: libstdc++'s
+    std::shuffle over a `std::mt19937` seeded afresh on every run with `offset`, or `seed` when
+    offset is 0; with seed -1 and offset 0 the global generator's."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise DTypeError(f"randperm: expected a non-negative int n, got {n!r}")
-    order = argsort(draw_uniform((int(n),), dt.float64, op_seeds(seed, offset, "randperm")))
+    for name, value in (("seed", seed), ("offset", offset)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise DTypeError(f"For 'RandpermV2', the '{name}' must be int, but got "
+                             f"'{type(value).__name__}'")
+    if seed < 0 and seed != -1:
+        raise ArgumentValueError(f"For 'RandpermV2', the attr seed must be greater than 0 or "
+                                 f"equal to 0 or -1, but got data: {seed}.")
+    engine_seed = int(offset) if offset else (int(seed) if seed != -1 else None)
+    order = random_permutation(n=int(n)) if engine_seed is None else \
+        random_permutation(n=int(n), engine_seed=engine_seed)
     return cast(order, dtype=dt.as_dtype(dtype))
 
 
@@ -188,15 +242,17 @@ def shuffle(x, seed=None):
 
 
 def shuffle_first_axis(x, key):
-    """`x` with its first axis ordered by argsort of uniform draws from `key`'s stream (see
-    draw_uniform), as MindSpore's RandomShuffle."""
+    """`x` with its first axis in the order of a permutation from the generator `key` names
+    (see draw_uniform; a kernel's stream shuffles as MindSpore's RandomShuffle)."""
     if not hasattr(x, "aval") and not isinstance(x, np.ndarray):
         raise DTypeError(f"For Primitive[RandomShuffle], the type of input argument[input_x] "
                          f"must be Tensor but got {type(x).__name__}.")
     aval = abstract_of(x)
     if aval.ndim == 0:
         return x
-    return gather(x, argsort(draw_uniform(aval.shape[:1], dt.float64, key)), axis=0)
+    order = random_permutation(n=aval.shape[0]) if key is None else random_permutation(
+        n=aval.shape[0], seed=tuple(key) if isinstance(key, (tuple, list)) else key)
+    return gather(x, order, axis=0)
 
 
 class Randperm:
@@ -221,4 +277,4 @@ class Randperm:
         return f"Randperm(max_length={self.max_length}, pad={self.pad}, dtype={self.dtype})"
 
 
-__all__ = ["Randperm", "UniformReal", "rand", "rand_like", "randperm", "shuffle"]
+__all__ = ["Randperm", "rand", "rand_like", "randperm", "shuffle"]

@@ -69,6 +69,14 @@ class Backend:
 HOST_FALLBACKS = {
     "uniform_real": "draws from the global NumPy generator (or an op seed's stream), so "
                     "set_seed gives the same numbers on every backend",
+    "standard_normal": "draws from the global NumPy generator (or an op seed's stream), as "
+                       "uniform_real",
+    "random_permutation": "draws from the global NumPy generator (or an op seed's stream), "
+                          "as uniform_real",
+    "shuffled_true_positions": "draws from the global NumPy generator (or an op seed's "
+                               "stream), as uniform_real",
+    "uniform_int": "draws from the global NumPy generator (or an op seed's stream), as "
+                   "uniform_real",
     "random_poisson": "draws from the global NumPy generator (or an op seed's stream), as "
                       "uniform_real",
     "random_gamma": "draws from the global NumPy generator (or an op seed's stream), as "

@@ -1,8 +1,10 @@
 """The global random generator: `cellgraph.set_seed` resets it; parameter initializers and the
-`uniform_real` kernel (dropout masks) draw from it. Beside it, the generators MindSpore's CPU
-kernels use where a program's numbers depend on them: Philox4x32-10 (MindSpore's initializers,
-and how its kernels mix a global and an op seed) and the `std::default_random_engine` (minstd)
-stream of its Dropout kernel."""
+`uniform_real` kernel draw from it. Beside it, the generators MindSpore's CPU kernels use
+where a program's numbers depend on them: the `std::default_random_engine` (minstd) stream of
+its Dropout, StandardNormal, Multinomial and RandomShuffle kernels, and Philox draws
+(philox.py: the initializers', and how its kernels mix a global and an op seed); the
+`std::mt19937` of UniformReal and UniformInt is in mt19937.py. The draw kernels take any of
+them through their `seed` parameter."""
 from __future__ import annotations
 
 import threading
@@ -11,7 +13,10 @@ from collections import Counter
 
 import numpy as np
 
+from .mt19937 import Mt19937Stream
 from .numpy_backend import numpy_backend
+from .philox import kernel_seed, philox4x32
+from .std_shuffle import shuffle
 
 _state = {"seed": None, "rng": np.random.default_rng(), "streams": {}}
 
@@ -45,31 +50,6 @@ def current_seed() -> int | None:
 
 def generator() -> np.random.Generator:
     return _state["rng"]
-
-
-_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-_LOW, _32 = np.uint64(0xFFFFFFFF), np.uint64(32)
-
-
-def philox4x32(counter, key) -> np.ndarray:
-    """Philox4x32-10: the four 32-bit words of each block; `counter` four arrays (or ints) of
-    32-bit words, `key` two ints. Returns an (n, 4) uint32 array."""
-    c0, c1, c2, c3 = (np.atleast_1d(np.asarray(c, np.uint64)) & _LOW for c in counter)
-    k0, k1 = (int(k) & 0xFFFFFFFF for k in key)
-    for round_ in range(10):
-        t0, t1 = _M0 * c0, _M1 * c2
-        c0, c1, c2, c3 = ((t1 >> _32) ^ c1 ^ np.uint64(k0), t1 & _LOW,
-                          (t0 >> _32) ^ c3 ^ np.uint64(k1), t0 & _LOW)
-        if round_ < 9:
-            k0, k1 = (k0 + 0x9E3779B9) & 0xFFFFFFFF, (k1 + 0xBB67AE85) & 0xFFFFFFFF
-    return np.stack(np.broadcast_arrays(c0, c1, c2, c3), 1).astype(np.uint32)
-
-
-def kernel_seed(seed0: int, seed1: int) -> int:
-    """The seed a MindSpore CPU kernel derives from its (global, op) seed pair: one Philox
-    block over the pair with a fixed key (its `random::GetSeed`)."""
-    words = philox4x32((seed0, seed0 >> 32, seed1, seed1 >> 32), (0x3EC8F720, 0x02461E29))[0]
-    return (int(words[1]) << 32) | int(words[0])
 
 
 _MINSTD_M, _MINSTD_A = 2**31 - 1, 16807
@@ -124,7 +104,7 @@ class MinstdStream:
     """The uniform floats of `std::uniform_real_distribution<float>(0, 1)` over libstdc++'s
     `std::default_random_engine` (minstd_rand0), seeded as MindSpore's CPU Dropout kernel
     seeds it (`kernel_seed(seed0, seed1)`): each draw is the engine's next state x as
-    float32(x - 1) / 2**31. The state carries on from draw to draw, as the kernel's does across
+    float32(x - 1) / 2**31 (kept below 1, as generate_canonical keeps it). The state carries on from draw to draw, as the kernel's does across
     its runs; a lock keeps the draws of concurrent runs whole."""
 
     def __init__(self, seed0: int, seed1: int):
@@ -138,6 +118,13 @@ class MinstdStream:
             _KERNEL_STREAMS[:] = [ref for ref in _KERNEL_STREAMS if ref() is not None]
             _KERNEL_STREAMS.append(weakref.ref(self))
 
+    low, span = 1, _MINSTD_M - 2  # the engine's min() and max() - min(), for std_shuffle.py
+
+    def __call__(self) -> int:
+        """The engine's next state (for runtime/std_shuffle.py); the caller holds the lock."""
+        self.state = self.state * _MINSTD_A % _MINSTD_M
+        return self.state
+
     def random(self, shape) -> np.ndarray:
         n = int(np.prod(shape, dtype=np.int64))
         powers = _minstd_powers(n)
@@ -145,7 +132,40 @@ class MinstdStream:
             states = powers * self.state % _MINSTD_M
             if n:
                 self.state = int(states[-1])
-        return ((states - 1).astype(np.float32) / np.float32(2.0**31)).reshape(shape)
+        drawn = (states - 1).astype(np.float32) / np.float32(2.0**31)
+        return np.minimum(drawn, np.nextafter(np.float32(1), np.float32(0))).reshape(shape)
+
+    def normal(self, shape) -> np.ndarray:
+        """The float32 draws of `std::normal_distribution<float>(0, 1)`, made afresh for each
+        draw as MindSpore's CPU StandardNormal kernel makes it: libstdc++'s polar method over
+        pairs of canonical floats u (as `random` above, kept below 1), x = 2u - 1 and y = 2v - 1
+        kept when 0 < r2 = x*x + y*y <= 1, giving y * m then x * m with m =
+        sqrt(-2 log(r2) / r2), all in float (the C library's logf); an odd count leaves the last
+        pair's second."""
+        n = int(np.prod(shape, dtype=np.int64))
+        pairs_needed = (n + 1) // 2
+        chosen = []
+        with self._lock:
+            while pairs_needed:
+                pairs = pairs_needed * 4 // 3 + 8  # about pi / 4 of the pairs are kept
+                states = _minstd_powers(2 * pairs) * self.state % _MINSTD_M
+                u = np.minimum((states - 1).astype(np.float32) / np.float32(2.0**31),
+                               np.nextafter(np.float32(1), np.float32(0)))
+                xy = (2.0 * u.astype(np.float64) - 1.0).astype(np.float32)
+                x, y = xy[0::2], xy[1::2]
+                r2 = x * x + y * y
+                kept = np.flatnonzero((r2 <= 1) & (r2 != 0))[:pairs_needed]
+                used = kept[-1] + 1 if kept.size == pairs_needed else pairs
+                self.state = int(states[2 * used - 1])
+                chosen.append((x[kept], y[kept], r2[kept]))
+                pairs_needed -= kept.size
+        x, y, r2 = (np.concatenate(part) for part in zip(*chosen)) if chosen else \
+            (np.zeros(0, np.float32),) * 3
+        logs = _logf(r2)
+        mult = np.sqrt(np.float32(-2) * logs / r2)
+        out = np.empty(2 * x.size, np.float32)
+        out[0::2], out[1::2] = y * mult, x * mult
+        return out[:n].reshape(shape)
 
     def __getstate__(self) -> dict:  # (copied and pickled with the Cell holding it)
         return {"seeds": self.seeds, "state": self.state, "key": self.key}
@@ -156,6 +176,32 @@ class MinstdStream:
 
     def __repr__(self) -> str:
         return f"MinstdStream{self.seeds}"
+
+
+def _load_logf():
+    """The C library's `logf`, which MindSpore's kernels call (its last bit differs from a
+    correctly rounded log in a few draws in a thousand); None where it cannot be loaded."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        logf = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6").logf
+    except (OSError, AttributeError):
+        return None
+    logf.restype, logf.argtypes = ctypes.c_float, [ctypes.c_float]
+    return logf
+
+
+_LOGF: list = []  # the loaded logf, once looked for
+
+
+def _logf(values: np.ndarray) -> np.ndarray:
+    """float32 logs as the C library's logf gives them (NumPy's, where there is none)."""
+    if not _LOGF:
+        _LOGF.append(_load_logf())
+    if _LOGF[0] is None:
+        return np.log(values.astype(np.float64)).astype(np.float32)
+    return np.fromiter(map(_LOGF[0], values.tolist()), np.float32, values.size)
 
 
 class MinstdDoubleStream(MinstdStream):
@@ -220,11 +266,29 @@ class PhiloxMantissaStream:
         return f"PhiloxMantissaStream{self.seeds}"
 
 
+class PhiloxRestartingStream(PhiloxMantissaStream):
+    """The draws of MindSpore's CPU Bernoulli kernel: PhiloxMantissaStream's, but the generator
+    made again from (seed, offset) at every run, as the kernel re-seeds it at each launch; the
+    last block's unused words still carry on to the next run."""
+
+    def random(self, shape) -> np.ndarray:
+        with self._lock:
+            self.counter = (self.seeds[1] & ((1 << 64) - 1)) << 64
+        return super().random(shape)
+
+    def __repr__(self) -> str:
+        return f"PhiloxRestartingStream{self.seeds}"
+
+
 @numpy_backend.register("random_poisson")
 def _random_poisson(rate, shape, dtype, seed=None):
     """Poisson counts for each rate (0 where it is not positive), `shape + rate.shape` of
     them, from the global generator or an op seed's stream."""
-    rng = generator() if seed is None else stream(tuple(seed))
+    rng = _drawer(seed)
+    if isinstance(rng, Mt19937Stream):  # MindSpore's kernel's draws
+        rate = np.asarray(rate)
+        counts = rng.poisson(rate.reshape(-1), int(np.prod(shape, dtype=np.int64)))
+        return counts.reshape(tuple(shape) + rate.shape).astype(dtype.np)
     rate = np.maximum(np.asarray(rate, np.float64), 0.0)
     return rng.poisson(rate, size=tuple(shape) + rate.shape).astype(dtype.np)
 
@@ -290,14 +354,70 @@ def _uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, rang
             expected(np.asarray(picked)))
 
 
+def _drawer(seed):
+    """What a draw's `seed` names: the global generator (None), an op seed's stream (a key),
+    or a MindSpore kernel's stream object (MinstdStream, mt19937.Mt19937Stream, ...)."""
+    if seed is None:
+        return generator()
+    if isinstance(seed, (tuple, list)):
+        return stream(tuple(seed))
+    return seed
+
+
 @numpy_backend.register("uniform_real")
 def _uniform_real(shape, dtype, seed=None):
-    """U[0, 1) draws: from the global generator, an op seed's stream (`seed` a key), or a
-    MindSpore kernel's stream (`seed` a MinstdStream)."""
-    if seed is None:
-        rng = generator()
-    elif isinstance(seed, (MinstdStream, PhiloxMantissaStream)):
-        rng = seed
+    """U[0, 1) draws from the generator `seed` names."""
+    return _drawer(seed).random(shape).astype(dtype.np)
+
+
+@numpy_backend.register("standard_normal")
+def _standard_normal(shape, dtype, seed=None):
+    """N(0, 1) draws from the generator `seed` names (a kernel's stream: its `normal`)."""
+    rng = _drawer(seed)
+    draw = rng.standard_normal if isinstance(rng, np.random.Generator) else rng.normal
+    return np.asarray(draw(tuple(shape))).astype(dtype.np)
+
+
+@numpy_backend.register("random_permutation")
+def _random_permutation(n, seed=None, engine_seed=None):
+    """A permutation of 0 .. n-1 (int64): NumPy's from the global generator or an op seed's
+    stream; with a kernel's stream (or `engine_seed`: a `std::mt19937(engine_seed)` made
+    afresh for each run), libstdc++'s std::shuffle of 0 .. n-1 over its words, as MindSpore's
+    RandomShuffle and RandpermV2 kernels shuffle."""
+    if engine_seed is not None:
+        seed = Mt19937Stream(0, 0, engine_seed=engine_seed)
+    rng = _drawer(seed)
+    if isinstance(rng, np.random.Generator):
+        return rng.permutation(n).astype(np.int64)
+    order = list(range(n))
+    with rng._lock:
+        shuffle(order, rng)
+    return np.asarray(order, np.int64)
+
+
+@numpy_backend.register("shuffled_true_positions")
+def _shuffled_true_positions(flags, seed=None):
+    """The True positions of `flags` in a random order, then the False ones (int32): NumPy's
+    permutation from the global generator or an op seed's stream; with a kernel's stream,
+    std::shuffle of 0 .. k-1 (k True elements) picking among them, as MindSpore's
+    RandomChoiceWithMask kernel does."""
+    flags = np.asarray(flags, bool)
+    true, false = np.flatnonzero(flags), np.flatnonzero(~flags)
+    rng = _drawer(seed)
+    if isinstance(rng, np.random.Generator):
+        true = rng.permutation(true)
     else:
-        rng = stream(tuple(seed))
-    return rng.random(shape).astype(dtype.np)
+        picks = list(range(true.size))
+        with rng._lock:
+            shuffle(picks, rng)
+        true = true[np.asarray(picks, np.int64)]
+    return np.concatenate([true, false]).astype(np.int32)
+
+
+@numpy_backend.register("uniform_int")
+def _uniform_int(shape, low, high, seed=None):
+    """int32 draws in [low, high) from the generator `seed` names."""
+    rng = _drawer(seed)
+    if isinstance(rng, np.random.Generator):
+        return rng.integers(low, high, tuple(shape)).astype(np.int32)
+    return rng.integers(low, high, tuple(shape))

@@ -47,9 +47,13 @@ def test_the_others_write_their_input():
         np.testing.assert_allclose(x.asnumpy(), after, rtol=1e-6)
 
 
-def test_a_generator_is_refused_not_ignored():
-    with pytest.raises(RuntimeError, match="generator=.* is not supported"):
-        ops.uniform_(Tensor(np.zeros(3, np.float32)), generator=cg.Generator())
+def test_a_generators_seed_and_offset_key_the_draws():
+    first = ops.uniform_(Tensor(np.zeros(3, np.float32)), generator=cg.Generator().manual_seed(4))
+    again = ops.uniform_(Tensor(np.zeros(3, np.float32)), generator=cg.Generator().manual_seed(4))
+    np.testing.assert_array_equal(first.asnumpy(), again.asnumpy())
+    generator = cg.Generator().manual_seed(4)
+    ops.normal_(Tensor(np.zeros(3, np.float32)), generator=generator)
+    assert generator.get_state().asnumpy()[8] == 12  # the offset moved on
 
 
 class Fill(nn.Cell):

@@ -50,7 +50,8 @@ def test_structural_and_effectful_are_declared_traits():
                                                                   "while_loop", "custom_vjp"}
     assert {n for n, p in PRIMITIVES.items() if p.effectful} == {
         "uniform_real", "random_poisson", "random_gamma", "uniform_candidate_sampler", "print",
-        "check_range",
+        "standard_normal", "uniform_int", "random_permutation",
+        "shuffled_true_positions", "check_range",
         "all_reduce", "all_gather", "reduce_scatter",
         "broadcast", "reduce", "barrier", "all_to_all", "send", "recv", "collective_gather",
         "collective_scatter", "all_reduce_start", "all_reduce_done", "raise", "summary",

@@ -252,7 +252,8 @@ def test_host_fallbacks_are_declared(backend):
         return
     assert _host_fallbacks(backend) - {"eig"} == set(EFFECT_TESTS) == {
         "uniform_real", "random_poisson", "random_gamma", "uniform_candidate_sampler", "print",
-        "summary",
+        "standard_normal", "uniform_int", "random_permutation",
+        "shuffled_true_positions", "summary",
         "py_hook", "py_func"}
 
 

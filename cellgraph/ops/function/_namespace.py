@@ -142,7 +142,7 @@ SOURCES = (
     (_floor_division, None),
     (_nn_functional, None),
     (_random_ops,
-     ("Randperm", "UniformReal", "rand", "rand_like", "randperm", "shuffle")),
+     ("Randperm", "randperm")),
     (_primitive,
      ("Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "prim_arg_register",
       "prim_attr_register")),

@@ -2,11 +2,11 @@
 they are fresh on every run and follow `set_seed`."""
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
 
+from cellgraph.common.seed import _get_graph_seed
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.attributes import _ndim, _shape
@@ -15,20 +15,28 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.primitives.nn_functional import clip_by_value, cumsum
+from cellgraph.primitives.nn_functional import cumsum
 from cellgraph.primitives.random_ops import (
+    _seed_int,
     draw_uniform,
     float_dtype,
     op_seed,
-    op_seeds,
-    rand,
-    rand_like,
+    shuffle_first_axis,
+    shuffled_true_positions,
+    standard_normal_draw,
+    uniform_int,
 )
+from cellgraph.primitives.random_ops import rand_like as global_rand_like
 from cellgraph.primitives.random_ops import random_gamma as gamma_draw
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
-from cellgraph.primitives.sort_ops import argsort
-from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream, PhiloxMantissaStream
+from cellgraph.runtime.mt19937 import Mt19937Stream
+from cellgraph.runtime.rng import (
+    MinstdDoubleStream,
+    MinstdStream,
+    PhiloxMantissaStream,
+    PhiloxRestartingStream,
+)
 
 __all__ = [
     "bernoulli",
@@ -40,6 +48,8 @@ __all__ = [
     "multinomial_with_replacement",
     "normal",
     "poisson",
+    "rand",
+    "rand_like",
     "randint",
     "randint_like",
     "randn",
@@ -47,6 +57,7 @@ __all__ = [
     "random_categorical",
     "random_gamma",
     "random_poisson",
+    "shuffle",
     "standard_laplace",
     "standard_normal",
     "uniform",
@@ -54,17 +65,31 @@ __all__ = [
 ]
 
 
-def instance_stream(seed: int, seed2: int, streams: dict, key: tuple):
+def call_stream(kind, seed, kernel_name: str):
+    """The stream of the kernel a random function's call makes, as MindSpore's functions make
+    a primitive per call seeded by `_get_graph_seed(seed, kernel_name)` (the global seed and
+    the kernel name's next op seed): None (the global generator) when that pair is (0, 0), no
+    seed being set; else a `kind` stream of the pair, one per call eagerly, and in a graph one
+    for the node, carried on from run to run as MindSpore's kernel is."""
+    if seed is not None:
+        _seed_int(seed, kernel_name)
+    seeds = _get_graph_seed(seed, kernel_name)
+    return kind(*seeds) if any(seeds) else None
+
+
+def instance_stream(seed: int, seed2: int, streams: dict, key: tuple, kind=MinstdStream):
     """The draws of a seeded random primitive instance, as each MindSpore kernel seeds a
-    generator of its own from (seed, seed2): None (the global generator) when both are 0; in a
-    graph being built, a stream for that node (carried on from run to run); eagerly, the one
-    `streams` (the instance's) keeps for `key` (its inputs). So two instances with the same
-    seeds draw the same numbers."""
+    generator of its own (a `kind` stream) from (seed, seed2): None (the global generator) when
+    both are 0; in a graph being built, a stream for that node (carried on from run to run);
+    eagerly, the one `streams` (the instance's) keeps for `key` (its inputs). So two instances
+    with the same seeds draw the same numbers."""
     if not seed and not seed2:
         return None
     if current_builder() is not None:
-        return MinstdStream(seed, seed2)
-    return streams.setdefault(key, MinstdStream(seed, seed2))
+        return kind(seed, seed2)
+    if key not in streams:
+        streams[key] = kind(seed, seed2)
+    return streams[key]
 
 
 def check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
@@ -163,12 +188,18 @@ def choice_with_mask(input_x, count=256, seed=None):
     if not 1 <= len(aval.shape) <= 5:
         raise ShapeError(f"For 'RandomChoiceWithMask', the rank of 'input_x' must be in [1, 5], "
                          f"but got {len(aval.shape)}.")
-    shape = tuple(aval.shape)
+    return pick_true_positions(input_x, count,
+                               call_stream(MinstdStream, seed, "choice_with_mask"))
+
+
+def pick_true_positions(input_x, count, stream):
+    """choice_with_mask's (index, mask), its order MindSpore's RandomChoiceWithMask kernel's
+    with a kernel's `stream` (None: the global generator's)."""
+    shape = tuple(abstract_of(input_x).shape)
     size = int(np.prod(shape))
     flat = F.reshape(input_x, (size,))
-    keys = F.select(flat, draw_uniform((size,), dt.float32, op_seed(seed, "choice_with_mask")),
-                    F.fill(dt.float32, (size,), 2.0))
-    order = F.cast(argsort(keys), dt.int32)
+    order = shuffled_true_positions(flat) if stream is None else \
+        shuffled_true_positions(flat, seed=stream)
     taken = min(count, size)
     positions = order[:taken] if taken < size else order
     mask = F.gather(flat, positions, 0)
@@ -183,17 +214,24 @@ def choice_with_mask(input_x, count=256, seed=None):
     return coords, mask
 
 
+_OPEN_LOW = np.nextafter(np.float32(-1), np.float32(0))
+
+
 def laplace_draws(shape, key=None):
-    """Standard Laplace float32 samples, -sign(u) log(1 - 2|u|) of u uniform on (-1/2, 1/2)."""
-    u = F.sub(draw_uniform(shape, dt.float32, key), 0.5)
-    magnitude = F.maximum(F.sub(1.0, F.mul(F.abs(u), 2.0)), float(np.finfo(np.float32).tiny))
-    return F.mul(F.neg(F.sign(u)), F.log(magnitude))
+    """Standard Laplace float32 samples as MindSpore's CPU StandardLaplace kernel makes them:
+    u from `std::uniform_real_distribution<float>(nextafter(-1, 0), 1)` (2 v + low in float, v
+    a canonical float of the generator `key` names: the kernel's `std::default_random_engine`
+    stream), then -copysign(1, u) log(1 - |u|) in double."""
+    u = F.add(F.mul(draw_uniform(shape, dt.float32, key), np.float32(2)), _OPEN_LOW)
+    magnitude = F.sub(1.0, F.abs(F.cast(u, dt.float64)))
+    sign = F.select(F.less(u, 0), F.fill(dt.float64, shape, 1.0), F.fill(dt.float64, shape, -1.0))
+    return F.cast(F.mul(sign, F.log(magnitude)), dt.float32)
 
 
 def standard_laplace(shape, seed=None):
-    """Standard Laplace (location 0, scale 1) float32 samples of `shape`; `seed` None or 0:
-    from the global generator (the numbers are not MindSpore's)."""
-    return laplace_draws(_size((shape,)), op_seeds(seed or 0, 0, "standard_laplace"))
+    """Standard Laplace (location 0, scale 1) float32 samples of `shape`: MindSpore's
+    StandardLaplace kernel's numbers (its seeds `_get_graph_seed(seed, "standard_laplace")`)."""
+    return laplace_draws(_size((shape,)), call_stream(MinstdStream, seed, "standard_laplace"))
 
 def _draw_shape(op: str, shape, **params) -> tuple:
     """The broadcast shape of `shape` (a tuple) and of the distribution parameters `params`,
@@ -210,8 +248,8 @@ def laplace(shape, mean, lambda_param, seed=None):
     """Laplace float32 samples, location `mean` and scale `lambda_param` (Tensors), of the
     broadcast shape of `shape`, mean's and lambda_param's; `seed` None or 0: from the global
     generator (the numbers are not MindSpore's)."""
-    out_shape = _draw_shape("laplace", shape, mean=mean, lambda_param=lambda_param)
-    draws = laplace_draws(out_shape, op_seeds(seed or 0, 0, "laplace"))
+    _draw_shape("laplace", shape, mean=mean, lambda_param=lambda_param)
+    draws = laplace_draws(_size((shape,)), call_stream(MinstdStream, seed, "laplace"))
     return F.add(F.mul(draws, F.cast(lambda_param, dt.float32)), F.cast(mean, dt.float32))
 
 
@@ -267,8 +305,8 @@ def randint_like(input, low, high, seed=None, *, dtype=None):
     if not dtype.is_int:
         raise ArgumentValueError(f"For 'randint_like', the 'dtype' must be an int type, but got "
                                  f"{dtype}.")
-    return random_ints(low, high, tuple(abstract_of(input).shape), op_seed(seed, "randint_like"),
-                       dtype)
+    return random_ints(low, high, tuple(abstract_of(input).shape),
+                       call_stream(Mt19937Stream, seed, "randint_like"), dtype)
 
 
 _POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
@@ -277,8 +315,17 @@ _POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
 def random_poisson(shape, rate, seed=None, dtype=dt.float32):
     """Poisson counts of shape `shape + rate.shape`, each with its element of `rate` as mean (a
     rate <= 0 gives 0): `shape` a 1-D int Tensor of positive sizes, `rate` a float or int
-    Tensor, `dtype` the result's (int32/int64 or a float). With `seed` the draws come from that
-    seed's stream, else from the global generator (its numbers are not MindSpore's)."""
+    Tensor, `dtype` the result's (int32/int64 or a float). MindSpore's RandomPoisson kernel's
+    numbers (runtime/mt19937.Mt19937Stream.poisson), seeded by `_get_graph_seed(seed, ...)`."""
+    if seed is not None:
+        _seed_int(seed, "random_poisson")
+    seeds = _get_graph_seed(seed, "random_poisson")
+    return poisson_counts(shape, rate, Mt19937Stream.for_poisson(*seeds) if any(seeds) else None,
+                          dtype)
+
+
+def poisson_counts(shape, rate, key, dtype):
+    """random_poisson's checks and draws from the generator `key` names."""
     if not hasattr(shape, "aval"):
         raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
                          f"type of {{Int32, Int64}}, but got {type(shape).__name__}.")
@@ -299,7 +346,6 @@ def random_poisson(shape, rate, seed=None, dtype=dt.float32):
         raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
                          f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64], "
                          f"Tensor[Int32], Tensor[Int64]}}, but got Tensor[{rate_dtype}].")
-    key = op_seed(seed, "random_poisson")
     if dtype not in _POISSON_TYPES:
         raise DTypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, "
                          f"mindspore.int32, mindspore.float16, mindspore.float32, "
@@ -384,25 +430,43 @@ def multinomial(input, num_samples, replacement=True, seed=None):
         raise ArgumentValueError(f"For 'multinomial', the dimension of inputs must be 1d or 2d, "
                                  f"but got {_ndim(input)}.")
     if not replacement:
-        return _multinomial_without_replacement(input, num_samples, seed)
-    weights = input if _ndim(input) == 2 else F.expand_dims(input, 0)
-    cdf = cumsum(F.div(weights, F.reduce_sum(weights, -1, True)), -1)
-    draws = rand(_shape(weights)[:1] + (num_samples, 1), seed=seed)
-    below = F.less(F.expand_dims(cdf, 1), draws)  # (N, samples, C)
-    index = F.minimum(F.reduce_sum(F.cast(below, dt.int32), -1), _shape(weights)[-1] - 1)
-    return index if _ndim(input) == 2 else F.squeeze(index, 0)  # int32, as MindSpore's
+        shape = _shape(input)
+        if shape[-1] < num_samples:
+            raise ArgumentValueError(
+                f"For 'multinomial', the 'num_samples' must be less than the last dimension of "
+                f"input without 'replacement', but got 'num_samples': {num_samples} and "
+                f"'replacement': False")
+        stream = call_stream(Mt19937Stream, seed, "multinomial")
+        return _multinomial_without_replacement(input, num_samples, stream)
+    return multinomial_draw(input, num_samples, call_stream(MinstdStream, seed, "multinomial"))
 
 
-def _multinomial_without_replacement(input, num_samples, seed):
+def multinomial_draw(input, num_samples, stream, dtype=dt.int32):
+    """MindSpore's CPU Multinomial kernel: per row of the weights, their running sum in input's
+    dtype divided by the total (when that is not 0), and for each sample a float u from
+    `std::uniform_real_distribution<float>` over the kernel's `std::default_random_engine`
+    (`stream`; None: the global generator), rows in turn; the sample is the first column whose
+    running share exceeds u (the last column at most)."""
+    aval = abstract_of(input)
+    weights = input if aval.ndim == 2 else F.expand_dims(input, 0)
+    rows, cols = _shape(weights)
+    running = cumsum(weights, -1)
+    total = running[:, cols - 1:]
+    total = F.add(total, F.cast(F.equal(total, 0), aval.dtype))  # 0: left as it is
+    share = F.floor_div(running, total) if aval.dtype.is_int else F.div(running, total)
+    draws = F.cast(draw_uniform((rows, num_samples), dt.float32, stream), aval.dtype)
+    passed = F.less_equal(F.expand_dims(share, 1), F.expand_dims(draws, -1))  # (N, samples, C)
+    index = F.minimum(F.reduce_sum(F.cast(passed, dt.int32), -1), cols - 1)
+    index = index if aval.ndim == 2 else F.squeeze(index, 0)
+    return F.cast(index, dtype)
+
+
+def _multinomial_without_replacement(input, num_samples, stream):
     """MindSpore's draw without replacement: the num_samples largest of log(u) / (w + 1e-6),
-    u uniform in [0, 1) per category (the Gumbel top-k trick in exponential form), as int32
-    indices in that order; zero weights come last."""
+    u from a UniformReal kernel's `stream` per category (the Gumbel top-k trick in exponential
+    form), as int32 indices in that order; zero weights come last."""
     shape = _shape(input)
-    if shape[-1] < num_samples:
-        raise ArgumentValueError(f"For 'multinomial', the 'num_samples' must be less than the last "
-                                 f"dimension of input without 'replacement', but got "
-                                 f"'num_samples': {num_samples} and 'replacement': False")
-    draws = F.reshape(rand((int(np.prod(shape)),), seed=seed), shape)
+    draws = F.reshape(draw_uniform((int(np.prod(shape)),), dt.float32, stream), shape)
     keys = F.div(F.log(draws), F.add(input, 1e-6))
     return F.top_k(keys, num_samples)[1]
 
@@ -420,60 +484,86 @@ def _size(size) -> tuple:
 
 
 def _normal_draws(shape, key=None):
-    """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws (from the
-    global generator, or the op seed's stream `key`)."""
-    u1 = F.sub(1.0, draw_uniform(shape, dt.float32, key))  # (0, 1]: log is finite
-    u2 = draw_uniform(shape, dt.float32, key)
-    return F.mul(F.sqrt(F.mul(F.log(u1), -2.0)), F.cos(F.mul(u2, 2 * math.pi)))
+    """N(0, 1) float32 samples of `shape`: from the global generator, an op seed's stream
+    `key`, or a MindSpore StandardNormal kernel's stream (runtime/rng.MinstdStream.normal)."""
+    return standard_normal_draw(shape, dt.float32, key)
 
 
 def standard_normal(shape, seed=None):
-    """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws (`seed` None or
-    0: from the global generator)."""
-    return seeded_standard_normal(shape, seed or 0, 0)
+    """N(0, 1) float32 samples of `shape`, MindSpore's StandardNormal kernel's numbers (its
+    seeds `_get_graph_seed(seed, "standard_normal")`)."""
+    return _normal_draws(_size((shape,)), call_stream(MinstdStream, seed, "standard_normal"))
 
 
-def seeded_standard_normal(shape, seed=0, seed2=0):
-    """standard_normal from the stream of the StandardNormal primitive's (seed, seed2)."""
-    return _normal_draws(_size((shape,)), op_seeds(seed, seed2, "standard_normal"))
+def rand(*size, dtype=None, seed=None):
+    """`ops.rand(2, 3)`: U[0, 1) samples, float32 unless `dtype` says otherwise: MindSpore's
+    UniformReal kernel's numbers (runtime/mt19937.Mt19937Stream)."""
+    out = draw_uniform(_size(size), dt.float32, call_stream(Mt19937Stream, seed, "rand"))
+    return out if dtype is None else F.cast(out, dtype)
+
+
+def rand_like(input, seed=None, *, dtype=None):
+    """U[0, 1) samples with the shape of `input`, in `dtype` (by default input's), which must
+    be a float type (MindSpore's ValueError)."""
+    dtype = float_dtype("rand_like", dtype, abstract_of(input).dtype)
+    out = draw_uniform(_shape(input), dt.float32, call_stream(Mt19937Stream, seed, "rand_like"))
+    return F.cast(out, dtype)
 
 
 def randn(*size, dtype=None, seed=None):
-    out = _normal_draws(_size(size), op_seed(seed, "randn"))
+    """N(0, 1) samples, float32 unless `dtype` says otherwise (MindSpore's StandardNormal
+    kernel's numbers)."""
+    out = _normal_draws(_size(size), call_stream(MinstdStream, seed, "randn"))
     return out if dtype is None else F.cast(out, dtype)
 
 
 def randn_like(input, seed=None, *, dtype=None):
     """N(0, 1) samples of input's shape, float32 unless `dtype` (a float type) says otherwise
     (MindSpore's default, whatever input's dtype)."""
-    return randn(_shape(input), dtype=float_dtype("randn_like", dtype, dt.float32), seed=seed)
+    dtype = float_dtype("randn_like", dtype, dt.float32)
+    out = _normal_draws(_shape(input), call_stream(MinstdStream, seed, "randn_like"))
+    return F.cast(out, dtype)
 
 
 def normal(shape, mean, stddev, seed=None):
-    """mean + stddev * N(0, 1) samples of `shape`."""
-    return F.add(F.mul(_normal_draws(_size((shape,)), op_seed(seed, "normal")), stddev), mean)
+    """N(0, 1) samples of `shape` times stddev plus mean."""
+    draws = _normal_draws(_size((shape,)), call_stream(MinstdStream, seed, "normal"))
+    return F.add(F.mul(draws, stddev), mean)
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=dt.float32):
-    """U[minval, maxval) samples; integer dtypes give ints in [minval, maxval)."""
-    draw = F.add(F.mul(rand(_size((shape,)), seed=seed), F.sub(maxval, minval)), minval)
+    """U[minval, maxval) samples, U * (maxval - minval) + minval; integer dtypes give ints in
+    [minval, maxval) (MindSpore's UniformInt kernel's)."""
+    stream = call_stream(Mt19937Stream, seed, "uniform")
     if dt.as_dtype(dtype).is_int:
-        return F.cast(clip_by_value(draw, minval, F.sub(maxval, 1)), dtype)
-    return F.cast(draw, dtype)
+        low, high = (int(value_input(v, "uniform", name).reshape(-1)[0])
+                     for v, name in ((minval, "minval"), (maxval, "maxval")))
+        return F.cast(uniform_int(shape=_size((shape,)), low=low, high=high,
+                                  **({} if stream is None else {"seed": stream})), dtype)
+    draw = draw_uniform(_size((shape,)), dt.float32, stream)
+    return F.cast(F.add(F.mul(draw, F.sub(maxval, minval)), minval), dtype)
+
+
+def shuffle(x, seed=None):
+    """`x` with its first axis in a random order (a 0-d Tensor as it is): MindSpore's
+    RandomShuffle kernel's order, std::shuffle over its `std::default_random_engine`."""
+    return shuffle_first_axis(x, call_stream(MinstdStream, seed, "shuffle"))
 
 
 def randint(low, high, size, seed=None, *, dtype=None):
-    """Integers in [low, high): low + floor(U * (high - low)) (the product is >= 0, so
-    casting truncates it to its floor)."""
-    return random_ints(low, high, _size((size,)), op_seed(seed, "randint"), dtype or dt.int64)
+    """Integers in [low, high), MindSpore's UniformInt kernel's, int64 unless `dtype` says
+    otherwise."""
+    return random_ints(low, high, _size((size,)), call_stream(Mt19937Stream, seed, "randint"),
+                       dtype or dt.int64)
 
 
 def random_ints(low, high, shape, key, dtype):
-    """randint's draws from the global generator or the op seed's stream `key`."""
+    """int32 draws in [low, high) from the global generator, an op seed's stream `key` or a
+    UniformInt kernel's stream, cast to `dtype`."""
     if high <= low:
         raise ArgumentValueError(f"randint: expected low < high, got {low} and {high}")
-    offset = F.cast(F.mul(draw_uniform(shape, dt.float32, key), float(high - low)), dt.int64)
-    out = F.add(F.minimum(offset, high - low - 1), low)
+    out = uniform_int(shape=tuple(shape), low=int(low), high=int(high),
+                      **({} if key is None else {"seed": key}))
     return F.cast(out, dtype)
 
 
@@ -482,10 +572,42 @@ def bernoulli(input, p=0.5, seed=None):
     broadcasting against input)."""
     if isinstance(p, numbers.Real) and not 0 <= p <= 1:
         raise ShapeError(f"bernoulli: `p` must be in [0, 1], got {p}")
-    draws = rand_like(input, seed) if abstract_of(input).dtype.is_float else rand_like(
-        F.cast(input, "float32"), seed)
-    return F.cast(M.less(draws, p), abstract_of(input).dtype)
+    aval = abstract_of(input)
+    if seed is None or seed == -1:  # MindSpore seeds these at random
+        draws = global_rand_like(input) if aval.dtype.is_float else \
+            global_rand_like(F.cast(input, "float32"))
+        return F.cast(M.less(draws, p), aval.dtype)
+    p_kind = (tuple(abstract_of(p).shape), abstract_of(p).dtype) if hasattr(p, "aval") else None
+    draws = draw_uniform(tuple(aval.shape), dt.float32, _bernoulli_stream(seed, aval, p_kind))
+    return F.cast(M.less_equal(draws, p), aval.dtype)
 
+
+_BERNOULLI_KERNELS: dict = {}  # (seed, input, p) -> the kernel's stream, eagerly
+
+
+def _bernoulli_stream(seed, aval, p_kind):
+    """The stream of MindSpore's Bernoulli kernel for `seed` (runtime/rng.
+    PhiloxRestartingStream: Philox keyed by the seed, offset 0, one mantissa float a draw): one
+    per graph node; eagerly one per seed, input and kind of p (a number or a Tensor's shape and
+    dtype), as MindSpore caches the primitive of a seed and keeps a kernel per inputs."""
+    seed = _seed_int(seed, "bernoulli")
+    if current_builder() is not None:
+        return PhiloxRestartingStream(seed, 0)
+    key = (seed, tuple(aval.shape), aval.dtype, p_kind)
+    if key not in _BERNOULLI_KERNELS:
+        _BERNOULLI_KERNELS[key] = PhiloxRestartingStream(seed, 0)
+    return _BERNOULLI_KERNELS[key]
+
+
+# the in-place draws MindSpore defines here (the Tensor methods' functions)
+from cellgraph.ops.function.inplace_func import (
+    exponential_,
+    normal_,
+    random_,
+    uniform_,
+)
+
+__all__ += ["exponential_", "normal_", "random_", "uniform_"]
 
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = functional_fallback(globals())

@@ -1,8 +1,6 @@
 """MindSpore's `ops.operations.random_ops`: the primitive classes of random draws."""
 from __future__ import annotations
 
-import numpy as np
-
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.random_func import (
     _normal_draws,
@@ -14,8 +12,10 @@ from cellgraph.ops.function.random_func import (
     gamma_draws,
     instance_stream,
     laplace_draws,
-    multinomial,
+    multinomial_draw,
     multinomial_with_replacement_draw,
+    pick_true_positions,
+    poisson_counts,
     random_categorical_dtype_check,
     random_ints,
     sample_candidates,
@@ -31,8 +31,8 @@ from cellgraph.primitives.errors import (
     RunError,
     ShapeError,
 )
-from cellgraph.primitives.floor_division import floor_divide
-from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
+from cellgraph.primitives.random_ops import _seed_int, draw_uniform, shuffle_first_axis
+from cellgraph.runtime.mt19937 import Mt19937Stream
 from cellgraph.runtime.rng import MinstdStream
 
 __all__ = [
@@ -41,11 +41,13 @@ __all__ = [
     "RandomCategorical",
     "RandomChoiceWithMask",
     "RandomGamma",
+    "RandomPoisson",
     "RandomShuffle",
     "StandardLaplace",
     "StandardNormal",
     "UniformCandidateSampler",
     "UniformInt",
+    "UniformReal",
 ]  # and Uniform, which
 # MindSpore keeps to this module (not in ops.operations or ops)
 
@@ -169,8 +171,10 @@ class _SeededRandom(PrimitiveClass):
         self.seed, self.seed2 = _seed_int(seed, name), _seed_int(seed2, name, "seed2")
         self._streams: dict = {}
 
+    kind = MinstdStream  # the engine of MindSpore's kernel
+
     def _stream(self, key: tuple):
-        return instance_stream(self.seed, self.seed2, self._streams, key)
+        return instance_stream(self.seed, self.seed2, self._streams, key, self.kind)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed}, seed2={self.seed2})"
@@ -201,8 +205,41 @@ class RandomGamma(_SeededRandom):
         return gamma_draws(shape, alpha, op_seeds(self.seed, self.seed2, "RandomGamma"))
 
 
+class RandomPoisson(_SeededRandom):
+    """`ops.RandomPoisson(seed=0, seed2=0, dtype=int64)(shape, rate)`: Poisson counts of shape
+    `shape + rate.shape`, MindSpore's CPU kernel's (random_func.random_poisson) from the
+    instance's kernel per input."""
+
+    kind = Mt19937Stream.for_poisson
+
+    def __init__(self, seed=0, seed2=0, dtype=dt.int64):
+        super().__init__(seed, seed2)
+        self.dtype = dtype
+
+    def __call__(self, shape, rate):
+        rate_aval = abstract_of(rate) if hasattr(rate, "aval") else None
+        key = (tuple(value_input(shape, "RandomPoisson", "shape").reshape(-1).tolist())
+               if hasattr(shape, "aval") else shape,
+               None if rate_aval is None else (rate_aval.shape, rate_aval.dtype))
+        return poisson_counts(shape, rate, self._stream(key), self.dtype)
+
+
+class UniformReal(_SeededRandom):
+    """`ops.UniformReal(seed=0, seed2=0)(shape)`: U[0, 1) float32 samples, MindSpore's CPU
+    kernel's numbers (runtime/mt19937.Mt19937Stream)."""
+
+    kind = Mt19937Stream
+
+    def __call__(self, shape):
+        shape = _size((shape,))
+        return draw_uniform(shape, dt.float32, self._stream(shape))
+
+
 class UniformInt(_SeededRandom):
-    """`ops.UniformInt(seed, seed2)(shape, minval, maxval)`: ints in [minval, maxval)."""
+    """`ops.UniformInt(seed, seed2)(shape, minval, maxval)`: int32 in [minval, maxval),
+    MindSpore's CPU kernel's numbers (runtime/mt19937.Mt19937Stream)."""
+
+    kind = Mt19937Stream
 
     def __call__(self, shape, minval, maxval):
         low, high = (int(value_input(v, "UniformInt", name).reshape(-1)[0])
@@ -272,24 +309,10 @@ class RandomChoiceWithMask(PrimitiveClass):
                              f"and 5, but got:{len(shape)}")
         if self.count * len(shape) > 2**31 - 1:
             raise RunError("For 'RandomChoiceWithMask', output size exceed INT_MAX.")
-        size = int(np.prod(shape))
         # MindSpore takes any int seeds (a negative one as its 64-bit pattern)
-        keys = draw_uniform((size,), dt.float32, op_seeds(
-            self.seed & (2**64 - 1), self.seed2 & (2**64 - 1), "RandomChoiceWithMask"))
-        score = F.select(F.reshape(input_x, (size,)), keys, F.fill(dt.float32, (size,), -1.0))
-        k = min(self.count, size)
-        picked, flat = F.topk(score, k)
-        mask = F.greater_equal(picked, 0.0)
-        strides = np.cumprod((1,) + shape[::-1])[:-1][::-1].astype(np.int32)
-        flat = F.cast(flat, dt.int32)
-        coords = F.stack([floor_divide(flat, int(st)) % int(n)
-                          for st, n in zip(strides, shape)], -1)
-        coords = F.select(F.broadcast_to(F.expand_dims(mask, -1), (k, len(shape))), coords,
-                          F.zeros_like(coords))
-        if self.count > k:  # more rows than elements: the rest are padding
-            coords = F.concat((coords, F.zeros((self.count - k, len(shape)), dt.int32)), 0)
-            mask = F.concat((mask, F.zeros((self.count - k,), dt.bool_)), 0)
-        return coords, mask
+        stream = instance_stream(self.seed & (2**64 - 1), self.seed2 & (2**64 - 1),
+                                 self.__dict__.setdefault("_streams", {}), (shape,))
+        return pick_true_positions(input_x, self.count, stream)
 
     def __repr__(self) -> str:
         return (f"RandomChoiceWithMask(count={self.count}, seed={self.seed}, "
@@ -305,16 +328,26 @@ def _bernoulli(x, p, seed=-1, offset=0):
     return bernoulli(x, p, seed=None if seed == -1 else seed)
 
 
-def _multinomial(x, num_samples, seed=0, seed2=0, dtype=dt.int32):
-    """num_samples category indices per row of x, drawn with its weights (with replacement);
-    seeds 0 draw from the global generator."""
-    num_samples = int(value_input(num_samples, "Multinomial", "num_samples"))
-    return F.cast(multinomial(x, num_samples, True, seed=seed or seed2 or None), dtype)
+class Multinomial(_SeededRandom):
+    """`ops.Multinomial(seed=0, seed2=0, dtype=int32)(x, num_samples)`: num_samples category
+    indices per row of x drawn with its weights (with replacement), MindSpore's CPU kernel's
+    (random_func.multinomial_draw) from the instance's kernel per input shape."""
+
+    def __init__(self, seed=0, seed2=0, dtype=dt.int32):
+        super().__init__(seed, seed2)
+        self.dtype = dtype
+
+    def __call__(self, x, num_samples):
+        num_samples = int(value_input(num_samples, "Multinomial", "num_samples"))
+        aval = abstract_of(x)
+        if aval.ndim not in (1, 2):
+            raise ArgumentValueError(f"For 'Multinomial', the dimension of 'x' must be 1 or 2, "
+                                     f"but got {aval.ndim}.")
+        stream = self._stream((aval.shape, aval.dtype, num_samples))
+        return multinomial_draw(x, num_samples, stream, self.dtype)
 
 
 Bernoulli = define_class("Bernoulli", _bernoulli, {"seed": -1, "offset": 0}, __name__)
-Multinomial = define_class("Multinomial", _multinomial,
-                           {"seed": 0, "seed2": 0, "dtype": dt.int32}, __name__)
 __all__ += ["Bernoulli", "Multinomial"]
 
 

@@ -96,6 +96,43 @@ def test_manual_seed_repeats_random_draws_but_leaves_numpy_and_get_seed():
     seed_before = ms.get_seed()
     manual_seed(7)
     assert np.random.rand() == expected and ms.get_seed() == seed_before
-    first = ms.ops.rand(3).asnumpy()
+    first = ms.mint.rand(3).asnumpy()
     manual_seed(7)
-    np.testing.assert_array_equal(ms.ops.rand(3).asnumpy(), first)
+    np.testing.assert_array_equal(ms.mint.rand(3).asnumpy(), first)
+
+
+def test_a_new_generator_starts_at_seed_0_offset_0_as_mindsporess():
+    generator = Generator()
+    assert generator.initial_seed() == 0  # MindSpore 2.10's, and its default generator's
+    np.testing.assert_array_equal(generator.get_state().asnumpy(), np.zeros(16, np.uint8))
+
+
+def test_mint_draws_are_keyed_by_their_generators_seed_and_offset():
+    generator = Generator().manual_seed(7)
+    first = ms.mint.rand(3, generator=generator).asnumpy()
+    state = generator.get_state()
+    expected = np.zeros(16, np.uint8)
+    expected[0], expected[8] = 7, 12  # each draw moves the offset on by 12, as MindSpore's
+    np.testing.assert_array_equal(state.asnumpy(), expected)
+    second = ms.mint.rand(3, generator=generator).asnumpy()
+    assert not np.array_equal(first, second)
+    generator.set_state(state)
+    np.testing.assert_array_equal(ms.mint.rand(3, generator=generator).asnumpy(), second)
+    generator.manual_seed(7)
+    np.testing.assert_array_equal(ms.mint.randn(3, generator=generator).asnumpy(),
+                                  ms.mint.randn(3, generator=Generator().manual_seed(7)).asnumpy())
+    x = ms.ops.ones((4, 2))
+    out = ms.ops.function.random_func.uniform_(x, 1.0, 2.0, generator=generator)
+    assert out.shape == (4, 2) and ((out.asnumpy() >= 1) & (out.asnumpy() < 2)).all()
+    with pytest.raises(AttributeError):  # MindSpore's, from generator._step
+        ms.mint.rand(3, generator=5)
+
+
+def test_get_rng_state_is_the_default_generators():
+    manual_seed(3)
+    ms.mint.rand(2)
+    state = ms.get_rng_state()
+    assert state.dtype == ms.uint8 and state.asnumpy()[0] == 3 and state.asnumpy()[8] == 12
+    first = ms.mint.rand(2).asnumpy()
+    ms.set_rng_state(state)
+    np.testing.assert_array_equal(ms.mint.rand(2).asnumpy(), first)

@@ -18,6 +18,8 @@ from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.random_ops import rand
 
+from ..random_func import uniform
+
 __all__ = [
     "celu",
     "elu",
@@ -194,8 +196,11 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
     if not is_tensor(input):
         raise DTypeError(f"For 'rrelu', the 'input' must be a Tensor but got {type(input)}.")
     aval = abstract_of(input)
-    slopes = F.cast(F.add(F.mul(rand(tuple(aval.shape)), upper - lower), lower), aval.dtype)
-    return M.select(M.less(input, 0), F.mul(input, slopes), input)
+    # MindSpore's slopes: ops.uniform's draws between the float32 bounds, in input's dtype
+    bounds = (np.float32(lower), np.float32(upper))
+    slopes = F.cast(uniform(tuple(aval.shape), *bounds), aval.dtype)
+    return M.select(M.less(input, 0), F.mul(slopes, input),
+                    M.select(M.greater(input, 0), input, F.mul(input, A.zeros_like(input))))
 
 
 def hardshrink(input, lambd=0.5):
