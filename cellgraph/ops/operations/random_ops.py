@@ -31,7 +31,7 @@ from cellgraph.primitives.errors import (
     RunError,
     ShapeError,
 )
-from cellgraph.primitives.random_ops import _seed_int, draw_uniform, shuffle_first_axis
+from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
 from cellgraph.runtime.mt19937 import Mt19937Stream
 from cellgraph.runtime.rng import MinstdStream
 
