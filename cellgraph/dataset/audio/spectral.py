@@ -36,7 +36,7 @@ from .utils import (
 )
 
 __all__ = ["LFCC", "MFCC", "GriffinLim", "InverseSpectrogram", "MelScale", "MelSpectrogram",
-           "SpectralCentroid", "Spectrogram"]
+           "SlidingWindowCmn", "SpectralCentroid", "Spectrogram"]
 
 _PAD_MODES = {BorderType.CONSTANT: "constant", BorderType.EDGE: "edge",
               BorderType.REFLECT: "reflect", BorderType.SYMMETRIC: "symmetric"}
@@ -676,3 +676,79 @@ class GriffinLim(AudioTensorOperation):
                                self.window_type, True, self.length))
         waves = np.stack(waves)
         return waves.reshape(array.shape[:-2] + waves.shape[-1:]).astype(dtype)
+
+
+def _cmn_window(t: int, frames: int, cmn_window: int, min_cmn_window: int, center: bool):
+    """The frames [start, end) whose statistics normalise frame `t` (Kaldi's rule)."""
+    if center:
+        start = t - cmn_window // 2
+        end = start + cmn_window
+    else:
+        start, end = t - cmn_window, t + 1
+    if start < 0:
+        end -= start
+        start = 0
+    if not center and end > t:
+        end = max(t + 1, min_cmn_window)
+    if end > frames:
+        start = max(start - (end - frames), 0)
+        end = frames
+    return start, end
+
+
+class SlidingWindowCmn(AudioTensorOperation):
+    """Cepstral mean (and with `norm_vars` variance) normalisation of a spectrogram
+    <..., time, freq> over a window of `cmn_window` frames sliding with each frame (centred
+    on it, or ending at it and then at least `min_cmn_window` frames), as MindSpore's kernel
+    (Kaldi's apply-cmvn-sliding) computes it: running sums over the window; float64 stays
+    float64, other dtypes come out float32."""
+
+    def __init__(self, cmn_window=600, min_cmn_window=100, center=False, norm_vars=False):
+        type_check(cmn_window, (int,), "cmn_window")
+        check_non_negative_int32(cmn_window, "cmn_window")
+        type_check(min_cmn_window, (int,), "min_cmn_window")
+        check_non_negative_int32(min_cmn_window, "min_cmn_window")
+        type_check(center, (bool,), "center")
+        type_check(norm_vars, (bool,), "norm_vars")
+        self.cmn_window, self.min_cmn_window = cmn_window, min_cmn_window
+        self.center, self.norm_vars = center, norm_vars
+
+    def apply(self, spectrogram):
+        array = np.asarray(spectrogram)
+        if array.ndim < 2:
+            raise RuntimeError(f"SlidingWindowCmn: the shape of input tensor does not match the "
+                               f"requirement of operator. Expecting tensor in shape of <..., "
+                               f"freq, time>. But got tensor with dimension {array.ndim}.")
+        frames, feats = array.shape[-2:]
+        x = array.reshape(-1, frames, feats).astype(np.float64)
+        out = np.zeros_like(x)
+        total = np.zeros((x.shape[0], feats))
+        squares = np.zeros_like(total)
+        last_start = last_end = -1
+        for t in range(frames):
+            start, end = _cmn_window(t, frames, self.cmn_window, self.min_cmn_window,
+                                     self.center)
+            if last_start == -1:
+                first = x[:, start:end - start]  # (Kaldi's first window, as the kernel reads it)
+                total += first.sum(axis=1)
+                squares += (first ** 2).sum(axis=1)
+            else:
+                if start > last_start:
+                    total -= x[:, last_start]
+                    squares -= x[:, last_start] ** 2
+                if end > last_end:
+                    total += x[:, last_end]
+                    squares += x[:, last_end] ** 2
+            count = end - start
+            last_start, last_end = start, end
+            out[:, t] = x[:, t] - total / count
+            if self.norm_vars:
+                if count == 1:
+                    out[:, t] = 0.0
+                else:
+                    variance = squares / count - total ** 2 / count ** 2
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        out[:, t] *= variance ** -0.5
+        return out.reshape(array.shape).astype(
+            np.float64 if array.dtype == np.float64 else np.float32)
+

@@ -766,6 +766,7 @@ from .spectral import (
     InverseSpectrogram,
     MelScale,
     MelSpectrogram,
+    SlidingWindowCmn,
     SpectralCentroid,
     Spectrogram,
 )
@@ -787,6 +788,7 @@ __all__ += [
     "PhaseVocoder",
     "Phaser",
     "PitchShift",
+    "SlidingWindowCmn",
     "SpectralCentroid",
     "Spectrogram",
     "TimeMasking",
