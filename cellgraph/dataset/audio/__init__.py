@@ -48,6 +48,7 @@ from .transforms import (
     TimeMasking,
     TimeStretch,
     TrebleBiquad,
+    Vad,
     Vol,
 )
 from .utils import (
@@ -126,6 +127,7 @@ __all__ = [
     "TimeMasking",
     "TimeStretch",
     "TrebleBiquad",
+    "Vad",
     "Vol",
     "WindowType",
     "create_dct",
