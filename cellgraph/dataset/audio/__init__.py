@@ -49,6 +49,7 @@ from .transforms import (
     TimeMasking,
     TimeStretch,
     TrebleBiquad,
+    Vad,
     Vol,
 )
 from .utils import (
@@ -128,6 +129,7 @@ __all__ = [
     "TimeMasking",
     "TimeStretch",
     "TrebleBiquad",
+    "Vad",
     "Vol",
     "WindowType",
     "create_dct",

@@ -1,4 +1,4 @@
-"""Effects of dataset.audio (mindspore.dataset.audio): Dither, Phaser and Flanger.
+"""Effects of dataset.audio (mindspore.dataset.audio): Dither, Phaser, Flanger and Vad.
 
 Dither: a waveform <..., time> quantised to 16 bits.
 
@@ -8,6 +8,18 @@ periodic Bartlett window over the time axis; RPDF adds one input sample picked a
 adds a running sum of seven input samples picked at random, writing each partial sum back into
 the (copied) input as it goes. Noise shaping then adds each row's quantisation error (against
 that input), delayed by one sample. Inputs other than float64 are computed as float32.
+
+Vad: SoX's voice activity detector as MindSpore 2.10's kernel runs it. The kernel keeps a ring
+of the last `samples_len` = pre-trigger + search + measure samples and, every measure period
+(the first once `measure_len` samples are in), takes a spectral/cepstral measure and smooths it
+into a running mean; activity triggers when that mean reaches `trigger_level`, and the output is
+the waveform from `samples_len` samples before the stop position on (all of it when shorter).
+In 2.10 the measure always comes out 0: the kernel sizes its magnitude buffer to the band and
+then appends the magnitudes after that zero-filled head, so the cepstrum is taken of zeros and
+its log power (INT_MIN for 0) is clamped to 0. Its flush step likewise keeps no measures (its
+counter is shadowed by the loop's own), so a trigger flushes the whole search span. Hence a
+`trigger_level` above 0 never triggers and the last `samples_len` samples are kept, and one at or
+below 0 triggers at the first measure. That observable behaviour is what is reproduced here.
 """
 from __future__ import annotations
 
@@ -16,8 +28,12 @@ import math
 import numpy as np
 
 from cellgraph.dataset.core.validator_helpers import (
+    check_float32,
     check_int32,
     check_int32_not_zero,
+    check_non_negative_float32,
+    check_pos_float32,
+    check_pos_int32,
     check_value,
     type_check,
 )
@@ -26,7 +42,7 @@ from cellgraph.dataset.transforms.transforms import RandomOperation
 from .transforms import AudioTensorOperation
 from .utils import DensityFunction, Interpolation, Modulation
 
-__all__ = ["Dither", "Flanger", "Phaser"]
+__all__ = ["Dither", "Flanger", "Phaser", "Vad"]
 
 
 def _round_half_away(x: np.ndarray) -> np.ndarray:
@@ -232,3 +248,117 @@ class Flanger(AudioTensorOperation):
             lfo_pos = (lfo_pos + 1) % lfo_len
         out = np.clip(out, -1, 1).reshape(array.shape)
         return out.astype(array.dtype)  # MindSpore casts back to the input's type
+
+
+_VAD_NON_NEGATIVE = ("trigger_time", "search_time", "allowed_gap", "pre_trigger_time", "boot_time",
+                     "noise_up_time", "noise_down_time")
+_VAD_POSITIVE_FREQUENCIES = ("hp_filter_freq", "lp_filter_freq", "hp_lifter_freq",
+                             "lp_lifter_freq")
+
+
+def _kernel_float(value, dtype):
+    """A float parameter as MindSpore's kernel holds it: a C++ float, widened to `dtype`."""
+    return dtype(np.float32(value))
+
+
+class Vad(AudioTensorOperation):
+    """SoX's voice activity detector on a waveform <..., time>: trims the audio before the
+    detected activity, keeping `pre_trigger_time` seconds and the `search_time` span before it
+    (see the module for what MindSpore 2.10's measure yields)."""
+
+    def __init__(self, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time=1.0,
+                 allowed_gap=0.25, pre_trigger_time=0.0, boot_time=0.35, noise_up_time=0.1,
+                 noise_down_time=0.01, noise_reduction_amount=1.35, measure_freq=20.0,
+                 measure_duration=None, measure_smooth_time=0.4, hp_filter_freq=50.0,
+                 lp_filter_freq=6000.0, hp_lifter_freq=150.0, lp_lifter_freq=2000.0):
+        type_check(sample_rate, (int,), "sample_rate")
+        check_pos_int32(sample_rate, "sample_rate")
+        type_check(trigger_level, (int, float), "trigger_level")
+        check_float32(trigger_level, "trigger_level")
+        times = dict(zip(_VAD_NON_NEGATIVE, (trigger_time, search_time, allowed_gap,
+                                             pre_trigger_time, boot_time, noise_up_time,
+                                             noise_down_time)))
+        for name, value in times.items():
+            type_check(value, (int, float), name)
+            check_non_negative_float32(value, name)
+        if noise_up_time < noise_down_time:
+            raise ValueError(f"Input noise_up_time should be greater than noise_down_time, but got "
+                             f"noise_up_time: {noise_up_time} and noise_down_time: "
+                             f"{noise_down_time}.")
+        type_check(noise_reduction_amount, (int, float), "noise_reduction_amount")
+        check_non_negative_float32(noise_reduction_amount, "noise_reduction_amount")
+        type_check(measure_freq, (int, float), "measure_freq")
+        check_pos_float32(measure_freq, "measure_freq")
+        if measure_duration:  # MindSpore checks (and keeps) only a truthy duration
+            type_check(measure_duration, (int, float), "measure_duration")
+            check_non_negative_float32(measure_duration, "measure_duration")
+        type_check(measure_smooth_time, (int, float), "measure_smooth_time")
+        check_non_negative_float32(measure_smooth_time, "measure_smooth_time")
+        frequencies = dict(zip(_VAD_POSITIVE_FREQUENCIES, (hp_filter_freq, lp_filter_freq,
+                                                           hp_lifter_freq, lp_lifter_freq)))
+        for name, value in frequencies.items():
+            type_check(value, (int, float), name)
+            check_pos_float32(value, name)
+        self.sample_rate, self.trigger_level = sample_rate, trigger_level
+        self.trigger_time, self.search_time, self.allowed_gap = (trigger_time, search_time,
+                                                                 allowed_gap)
+        self.pre_trigger_time, self.boot_time = pre_trigger_time, boot_time
+        self.noise_up_time, self.noise_down_time = noise_up_time, noise_down_time
+        self.noise_reduction_amount, self.measure_freq = noise_reduction_amount, measure_freq
+        self.measure_duration = measure_duration if measure_duration else 2.0 / measure_freq
+        self.measure_smooth_time = measure_smooth_time
+        self.hp_filter_freq, self.lp_filter_freq = hp_filter_freq, lp_filter_freq
+        self.hp_lifter_freq, self.lp_lifter_freq = hp_lifter_freq, lp_lifter_freq
+
+    def _lengths(self, dtype) -> dict:
+        """The kernel's sample counts, from its float parameters computed in `dtype` (the
+        waveform's precision) with the + 0.5 roundings done in double, as in C++."""
+        def param(value):
+            return _kernel_float(value, dtype)
+
+        rate = dtype(self.sample_rate)
+        measure_len = int(float(rate * param(self.measure_duration)) + 0.5)
+        dft_len = 16
+        while dft_len < measure_len:
+            dft_len *= 2
+        period = int(float(rate / param(self.measure_freq)) + 0.5)
+        measures_len = math.ceil(float(param(self.search_time) * param(self.measure_freq)))
+        pre_trigger = int(float(param(self.pre_trigger_time) * rate) + 0.5)
+        band = [int(float(param(f) / rate * dtype(dft_len)) + 0.5)
+                for f in (self.hp_filter_freq, self.lp_filter_freq)]
+        half_rate = self.sample_rate * 0.5
+        lifter = (math.ceil(half_rate / float(param(self.lp_lifter_freq))),
+                  min(math.floor(half_rate / float(param(self.hp_lifter_freq))), dft_len // 4))
+        return {"measure": measure_len, "period": period, "measures": measures_len,
+                "samples": pre_trigger + measures_len * period + measure_len,
+                "band": (max(band[0], 1), min(band[1], dft_len // 2)), "lifter": lifter}
+
+    def apply(self, waveform):
+        array = _numeric_wave(waveform, "Vad", 1, "<..., time>")
+        dtype = np.float64 if array.dtype == np.float64 else np.float32
+        x = array.astype(dtype)
+        lengths = self._lengths(dtype)
+        if lengths["band"][1] <= lengths["band"][0]:
+            raise RuntimeError("Vad: the end of spectrum must be greater than the start. Check if "
+                               "`hp_filter_freq` is too large or `lp_filter_freq` is too small.")
+        if lengths["lifter"][1] <= lengths["lifter"][0]:
+            raise RuntimeError("Vad: the end of cepstrum must be greater than the start. Check if "
+                               "`hp_lifter_freq` is too large or `lp_lifter_freq` is too small.")
+        time = x.shape[-1]
+        if time and lengths["measures"] == 0:
+            raise RuntimeError("UpdateVadParams: the length of measures cannot be zero.")
+        if time and lengths["samples"] == 0:
+            raise RuntimeError("UpdateVadParams: the number of columns of samples cannot be zero.")
+        # every measure (hence its running mean) is 0: the first one, taken once `measure`
+        # samples are in, triggers when 0 reaches the level, flushing the whole search span
+        level = _kernel_float(self.trigger_level, dtype)
+        if 0 < lengths["measure"] <= time and dtype(0) >= level:
+            stop, flushed = lengths["measure"], lengths["measures"] * lengths["period"]
+        else:
+            stop, flushed = time, 0
+        start = stop - lengths["samples"] + flushed
+        if start < -time:
+            start = 0
+        elif start < 0:
+            start += time
+        return np.ascontiguousarray(x[..., start:])

@@ -757,7 +757,7 @@ class Resample(TensorOperation):
 
 # MindSpore's audio.transforms module holds every transform: the spectral, masking, vocoder and
 # effect ones live in their own files (which build on the definitions above) and are named here
-from .effects import Dither, Flanger, Phaser
+from .effects import Dither, Flanger, Phaser, Vad
 from .masking import Filtfilt, FrequencyMasking, MaskAlongAxis, MaskAlongAxisIID, TimeMasking
 from .spectral import (
     LFCC,
@@ -793,4 +793,5 @@ __all__ += [
     "Spectrogram",
     "TimeMasking",
     "TimeStretch",
+    "Vad",
 ]
