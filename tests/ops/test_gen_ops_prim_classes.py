@@ -12,30 +12,23 @@ import pytest
 
 import cellgraph as cg
 from cellgraph.ops.auto_generate import gen_ops_prim
+from tests.tools.oracle_tools import load
 
 FIXTURE = json.loads((Path(__file__).parents[1] / "data" / "gen_ops_prim_mindspore.json")
                      .read_text())
 CASES = FIXTURE["cases"]
 
 
+_values = load("recorded_values")
+
+
 def _array(kept, key):
-    """A recorded array: its values under `key`, with the imaginary parts of a complex one."""
-    array = np.array(kept[key], kept["dtype"])
-    return (array + 1j * np.array(kept["imag"])).astype(kept["dtype"]) if "imag" in kept \
-        else array
+    return _values.array(kept, key)
 
 
 def value(arg):
     """A recorded argument as cellgraph's."""
-    if isinstance(arg, dict):
-        if "tensor" in arg:
-            return cg.Tensor(_array(arg, "tensor"))
-        if "dtype" in arg:
-            return getattr(cg, arg["dtype"])
-        return tuple(value(a) for a in arg["tuple"])
-    if isinstance(arg, list):
-        return [value(a) for a in arg]
-    return arg
+    return _values.decode(arg, cg)
 
 
 def check(got, want, where):

@@ -26,6 +26,7 @@ import gen_ops_cases_grad
 import gen_ops_cases_math
 import gen_ops_cases_nn
 import gen_ops_cases_nn_grad
+import recorded_values
 
 OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "gen_ops_prim_mindspore.json"
 
@@ -40,24 +41,9 @@ CRASHING = {"ReflectionPad1D", "ReflectionPad2D", "ReplicationPad1D", "Replicati
             "ReplicationPad3D"}
 
 
-def _array(kept, key):
-    """A kept array: its values under `key`, with the imaginary parts of a complex one."""
-    array = np.array(kept[key], kept["dtype"])
-    return (array + 1j * np.array(kept["imag"])).astype(kept["dtype"]) if "imag" in kept \
-        else array
-
-
 def value(arg):
     """A recorded argument as MindSpore's."""
-    if isinstance(arg, dict):
-        if "tensor" in arg:
-            return ms.Tensor(_array(arg, "tensor"))
-        if "dtype" in arg:
-            return getattr(ms, arg["dtype"])
-        return tuple(value(a) for a in arg["tuple"])
-    if isinstance(arg, list):
-        return [value(a) for a in arg]
-    return arg
+    return recorded_values.decode(arg, ms)
 
 
 def record(out):

@@ -318,23 +318,27 @@ def compare_all(recorded, package="cellgraph"):
     MindSpore has and the package lacks), unreadable (pairs MindSpore's side cannot be read for).
     """
     mismatches, missing = {}, []
-    total = matched = unreadable = 0
+    counts = {"total": 0, "matched": 0, "unreadable": 0}
     owners = {}
+
+    def tally(key, ms_sig, signature):
+        if not _comparable(ms_sig):
+            counts["unreadable"] += 1
+            return
+        counts["total"] += 1
+        why = describe(ms_sig, encode(signature, package))
+        if why:
+            mismatches[key] = why
+        else:
+            counts["matched"] += 1
+
     for key, (where, owner, name, ms_sig) in sorted(keyed(recorded).items()):
         if where == "primitive":
             found = _primitive_part(package, owner, name)
             if found is None:
                 missing.append(key)
-                continue
-            if not _comparable(ms_sig):
-                unreadable += 1
-                continue
-            total += 1
-            why = describe(ms_sig, encode(found, package))
-            if why:
-                mismatches[key] = why
             else:
-                matched += 1
+                tally(key, ms_sig, found)
             continue
         path = owner if where == "module" else CLASSES[owner]
         if path not in owners:
@@ -351,18 +355,9 @@ def compare_all(recorded, package="cellgraph"):
                 found = class_method(owners[path], name)
         if found is None:
             missing.append(key)
-            continue
-        if not _comparable(ms_sig):
-            unreadable += 1
-            continue
-        total += 1
-        why = describe(ms_sig, encode(signature_of(*found), package))
-        if why:
-            mismatches[key] = why
         else:
-            matched += 1
-    return {"total": total, "matched": matched, "mismatches": mismatches, "missing": missing,
-            "unreadable": unreadable}
+            tally(key, ms_sig, signature_of(*found))
+    return {**counts, "mismatches": mismatches, "missing": missing}
 
 
 def usage_counts(path=USAGE):
