@@ -273,16 +273,41 @@ class Crop(TensorOperation):
         return _crop(image, top, left, height, width)
 
 
+# the dtypes Pillow takes for a one-channel image (MindSpore's list)
+_PIL_ONE_CHANNEL = (np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
+                    np.float32, np.float64)
+
+
+def to_pil_image(image):
+    """A NumPy image (HW or HWC, at most 4 channels) as a Pillow image, with MindSpore's checks:
+    one channel may be of several dtypes, 2 to 4 channels only uint8. A Pillow image is
+    returned as it is."""
+    if _is_pil(image):
+        return image
+    if not isinstance(image, np.ndarray):
+        raise TypeError(f"The input image should be of type numpy.ndarray or PIL.Image.Image. "
+                        f"Got {type(image)}.")
+    if image.ndim not in (2, 3):
+        raise ValueError(f"The dimension of input image should be 2 or 3. Got {image.ndim}.")
+    channels = 1 if image.ndim == 2 else image.shape[2]
+    if channels > 4:
+        raise ValueError(f"The channel of input image should not exceed 4. Got {channels}.")
+    if channels == 1:
+        if image.dtype not in _PIL_ONE_CHANNEL:
+            raise TypeError(f"The input image type {image.dtype} is not supported when image "
+                            f"shape is [H, W] or [H, W, 1].")
+        return _pil().fromarray(image if image.ndim == 2 else image[:, :, 0])
+    if image.dtype != np.uint8:
+        raise TypeError(f"The input image type {image.dtype} is not supported when image shape "
+                        f"is [H, W, 2], [H, W, 3] or [H, W, 4].")
+    return _pil().fromarray(image)
+
+
 class ToPIL(TensorOperation):
-    """A NumPy HWC (or HW) uint8 image -> a Pillow image."""
+    """A NumPy HWC (or HW) image -> a Pillow image (see `to_pil_image`)."""
 
     def __call__(self, image):
-        if _is_pil(image):
-            return image
-        array = np.asarray(image)
-        if array.ndim == 3 and array.shape[2] == 1:
-            array = array[..., 0]
-        return _pil().fromarray(array)
+        return to_pil_image(image)
 
 
 class SliceMode(Enum):

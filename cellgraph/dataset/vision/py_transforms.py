@@ -3,9 +3,8 @@ gives a Pillow image, ToTensor makes a CHW float array in [0, 1], and Normalize 
 CHW arrays."""
 from __future__ import annotations
 
-import numpy as np
-
 from . import transforms as _t
+from .geometry import to_pil_image
 from .transforms import HWC2CHW, CenterCrop, RandomCrop, RandomHorizontalFlip, Resize, ToTensor
 
 __all__ = [
@@ -39,8 +38,4 @@ class ToPIL(_t.TensorOperation):
     """An HWC uint8 array -> a Pillow image."""
 
     def __call__(self, image):
-        if _t._is_pil(image):
-            return image
-        array = np.asarray(image)
-        return _t._pil().fromarray(array[..., 0] if array.ndim == 3 and array.shape[2] == 1
-                                   else array)
+        return to_pil_image(image)
