@@ -15,8 +15,8 @@ pytest.importorskip("PIL")
     (np.zeros((2, 2, 5), np.uint8), ValueError,
      "The channel of input image should not exceed 4. Got 5."),
     (np.zeros((2, 2, 3), np.int16), TypeError,
-     "The input image type int16 is not supported when image shape is [H, W, 2], [H, W, 3] or "
-     "[H, W, 4]."),
+     ("The input image type int16 is not supported when image shape is [H, W, 2], [H, W, 3] or "
+      "[H, W, 4].")),
     (np.zeros((2, 2), np.int64), TypeError,
      "The input image type int64 is not supported when image shape is [H, W] or [H, W, 1]."),
     (np.zeros((2, 2, 1), np.float16), TypeError,
