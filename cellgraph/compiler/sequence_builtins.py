@@ -22,7 +22,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.check_ops import checked_value
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -254,7 +254,7 @@ def _index(sequence, value, start=0, stop=None):
     missing = len(sequence)  # no match: the run-time check below names it
     found = _first_of(pending, missing)
     kind = type(sequence).__name__
-    return variable_scalar(check_range(
+    return variable_scalar(checked_value(
         found, low=0, high=missing, what=f"{kind}.index: the value is not in the {kind}; its "
         f"position", op="index", error="value"))
 

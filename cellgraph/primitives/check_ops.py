@@ -28,6 +28,13 @@ check_range = Primitive("check_range", _check_range_type, label="CheckRange",
                         nondifferentiable=True, effectful=True)
 check_range.def_batch(same_shape_rule(check_range))
 
+# the same check where it belongs to the value it passes on (a sequence's `index`): like the
+# kernel computing the value in MindSpore, it runs only where that value is used, and goes
+# with it when it is dropped
+checked_value = Primitive("checked_value", _check_range_type, label="CheckedValue",
+                          nondifferentiable=True)
+checked_value.def_batch(same_shape_rule(checked_value))
+
 
 def range_message(offending: list, count: int, low: int, high: int, what: str) -> str:
     """The error text for `count` values outside [low, high), the first of them `offending`."""

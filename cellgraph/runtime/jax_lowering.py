@@ -309,6 +309,7 @@ def _py_func(lowering, node, inputs, key):
     return list(_on_host(lowering, host_call, shapes, inputs)), key
 
 
+@rule("checked_value")
 @rule("check_range")
 def _check_range(lowering, node, inputs, key):
     """In the top-level graph, a flag the call reads after the run (`_Results`); inside a loop or
@@ -368,7 +369,7 @@ for _prim in COLLECTIVES + REDISTRIBUTIONS:  # the sharding moves run on the hos
 
 def top_level_checks(graph: Graph) -> bool:
     """Whether the graph's own nodes hold checks read after the run (`_check_range`)."""
-    return any(node.callee.name == "check_range" for node in graph.nodes)
+    return any(node.callee.name in ("check_range", "checked_value") for node in graph.nodes)
 
 
 def donated_positions(graph: Graph) -> tuple[int, ...]:

@@ -95,7 +95,7 @@ def _axes(axis):
     return None if axis == () else axis  # `axis=()` means every axis
 
 
-@kernel("check_range")
+@kernel("check_range", "checked_value")
 def _check_range(xp, x, low, high, what, op=None, error="index"):
     """`x` itself, or IndexError (ValueError with error="value") naming the values outside
     [low, high) (ops/check_ops.py)."""

@@ -130,6 +130,29 @@ def test_index_and_count_compare_as_mindspore():
     assert int(not_in_at_run_time(T(2))) == 1
 
 
+def test_an_unused_index_is_not_checked():
+    """A run-time `index` whose value nothing uses is dropped with its check, as MindSpore 2.10
+    runs no kernel for it: (True, False) there for a value not in the list; a used one checks
+    (MindSpore: 12 for T([3]), ValueError for T([0]))."""
+    from cellgraph.ops import functional as F
+
+    T = ms.Tensor
+
+    @ms.jit
+    def unused(x):
+        ret = [T([1]), T([2]), T([3])].index(x)
+        return isinstance(ret, int), F.isconstant(ret)
+
+    @ms.jit
+    def used(x):
+        return [T([1]), T([2]), T([3])].index(x) + 10
+
+    assert unused(T([0])) == (True, False)
+    assert int(used(T([3]))) == 12
+    with pytest.raises(ValueError, match="the value is not in the list"):
+        used(T([0]))
+
+
 def test_all_and_any_of_a_tensor_and_isinstance_checks():
     """all/any of a Tensor in a graph go over its rows (MindSpore 2.10's values); a row of
     several elements has no truth value; isinstance's second argument must be types."""

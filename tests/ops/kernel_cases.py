@@ -404,6 +404,10 @@ CASES: dict[str, list[Case]] = seeded({
     "check_range": lambda: [Case((arr(s, d, 0, 4),), lambda x, **checks: x, d,
                                  {"low": 0, "high": 4, "what": "label", "op": "Check"})
                             for s, d in [((2, 3), i32), ((), i64), ((4,), u8)]],
+    "checked_value": lambda: [Case((arr(s, d, 0, 4),), lambda x, **checks: x, d,
+                                   {"low": 0, "high": 4, "what": "position", "op": "index",
+                                    "error": "value"})
+                              for s, d in [((), i64), ((3,), i32)]],
     "neg": lambda: unary_same(np.negative),
     "square": lambda: unary_same(np.square),
     "abs": lambda: unary_same(np.abs),
