@@ -25,6 +25,7 @@ from cellgraph.compiler.batching import Basis, batch_graph, dense, move_batch
 from cellgraph.compiler.builder import (
     ArgumentSlot,
     InputSlot,
+    ParameterArgument,
     build_graph,
     current_builder,
     is_parameter,
@@ -156,10 +157,16 @@ class VmapFunction(Transform):
         cells = _ensemble_cells(self.fn, loc)
         dims, size = _leaf_dims(args, self.in_axes, loc, cells and len(cells))
         leaves, in_tree = flatten(tuple(args), is_tensor_like)
-        examples = unflatten(in_tree, [x if d is None else _example_of(x, d)
-                                       for x, d in zip(leaves, dims)])
+        flat_examples = [x if d is None else _example_of(x, d) for x, d in zip(leaves, dims)]
+        examples = unflatten(in_tree, flat_examples)
         fn = cells[0] if cells else self.fn
-        graph, captured, _, _ = parse(fn, examples, graph_name(fn))
+        mapped = {id(e): d for e, d in zip(flat_examples, dims) if d is not None}
+        _TRACED_AXES.update(mapped)
+        try:
+            graph, captured, _, _ = parse(fn, examples, graph_name(fn))
+        finally:
+            for key in mapped:
+                _TRACED_AXES.pop(key, None)
         _only_argument_updates(graph, loc)
         inputs = [(leaf, d) for leaf, d in zip(leaves, dims)]
         inputs += [(value, None) for value in captured]
@@ -239,6 +246,23 @@ def _stacked_weights(cells: list, weights) -> list:
     return inputs
 
 
+# id of each example input a vmapped function is being traced with -> its source axis, while
+# the trace runs (the examples stay alive until then)
+_TRACED_AXES: dict[int, int] = {}
+
+
+def traced_source_axis(value) -> int | None:
+    """The source axis of the vmap input `value` stands for while a vmapped function is being
+    traced (None for anything else): MindSpore's Apply* and Scatter* updates check it."""
+    if not _TRACED_AXES:
+        return None
+    if isinstance(value, ParameterArgument):  # inside the trace, the example it stands for
+        value = next((key for key, arg in value.builder.param_args.items() if arg is value),
+                     None)
+        return _TRACED_AXES.get(value)
+    return _TRACED_AXES.get(id(value))
+
+
 def _example_of(x, dim: int):
     """A stand-in for one example of `x` to trace with: the right shape and dtype, no data (of
     a Parameter, a Parameter of that name, which the traced function may update in place)."""
@@ -266,8 +290,8 @@ def _only_argument_updates(graph: Graph, loc) -> None:
 def _write_back(graph: Graph, new_values: list, leaves: list, dims: list, size: int,
                 loc) -> None:
     """Record the update of each Parameter argument the function assigned, with its batch
-    where MindSpore's in-place rules put it: a mapped Parameter is mapped along axis 0 and
-    takes the whole batch; an unmapped one takes a value that no mapped input reaches (else
+    where MindSpore's in-place rules put it: a mapped Parameter takes the whole batch along
+    its own source axis (the axis its examples lie on); an unmapped one takes a value that no mapped input reaches (else
     the order of the batch's writes would decide it)."""
     builder = current_builder()
     for slot, entry in zip(graph.updates, new_values):
@@ -278,11 +302,7 @@ def _write_back(graph: Graph, new_values: list, leaves: list, dims: list, size: 
                 f"vmap: the source axis of Parameter '{slot.name}' is None, but the function "
                 f"assigns it a value that depends on mapped inputs; the execution order of its "
                 f"updates cannot be guaranteed, so map it along axis 0", loc)
-        if dim not in (None, 0):
-            raise ArgumentValueError(
-                f"vmap: the function assigns Parameter '{slot.name}', so its source axis must "
-                f"be 0 or None, got {dim}", loc)
-        builder.record_update(param, value if dim is None else move_batch(entry, size, 0))
+        builder.record_update(param, value if dim is None else move_batch(entry, size, dim))
 
 
 def _example_shape(entry) -> tuple:

@@ -8,6 +8,7 @@ assignment; each returns what MindSpore's primitive returns."""
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -36,11 +37,17 @@ __all__ = ["SGD", "Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "Ap
 
 def _parameters(op: str, **values) -> None:
     """The operands updated in place must be Parameters or Tensors (MindSpore updates a plain
-    Tensor in place too)."""
+    Tensor in place too). Under vmap, as MindSpore's batching rules of these updates, each
+    is mapped along axis 0 or not at all (Assign and IndexAdd take any axis)."""
+    vectorize = sys.modules.get("cellgraph.vectorize")  # no vmap runs while it is not loaded
     for name, value in values.items():
         if not (is_parameter(value) or hasattr(value, "aval")):
             raise DTypeError(f"{op}: `{name}` must be a Parameter or Tensor (it is updated in "
                              f"place), got {type(value).__name__}")
+        axis = vectorize.traced_source_axis(value) if vectorize is not None else None
+        if axis not in (None, 0):
+            raise ArgumentValueError(f"vmap: the source axis of `{name}` in `{op}` must be 0 "
+                                     f"or None (it is updated in place), got {axis}")
 
 
 class _UpdateClass(PrimitiveClass):

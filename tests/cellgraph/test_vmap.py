@@ -116,7 +116,8 @@ def test_a_parameter_updated_from_python_is_written_back():
 
 @pytest.mark.parametrize("in_axes, alpha, delta, message", [
     # MindSpore: "the source axis of `var` must not equal to 0, but got ...: 1"
-    ((1, None, 0), np.float32(0.5), np.ones((3, 2), np.float32), "must be 0 or None, got 1"),
+    ((1, None, 0), np.float32(0.5), np.ones((3, 2), np.float32),
+     "source axis of `var` in `ApplyGradientDescent` must be 0 or None.*got 1"),
     # MindSpore: "The source axis of `var` is None, but the source axis of `alpha/delta` is not
     # None. The execution order of operator `ApplyGradientDescent` cannot be guaranteed."
     ((None, None, 0), np.float32(0.5), np.ones((2, 2, 3), np.float32),
@@ -126,6 +127,41 @@ def test_updated_parameters_follow_mindspores_axis_rules(in_axes, alpha, delta, 
     net = _MappedDescent(ops.vmap(_descent, in_axes=in_axes))
     with pytest.raises(ValueError, match=message):
         net(Tensor(alpha), Tensor(delta))
+
+
+class _IndexAddInto(nn.Cell):
+    """vmap(IndexAdd(axis)) applied to a Parameter mapped along `in_axes[0]`."""
+
+    def __init__(self, x, axis, in_axes, out_axes):
+        super().__init__()
+        self.x = ms.Parameter(Tensor(x), name="x")
+        self.fn = ops.vmap(ops.IndexAdd(axis), in_axes, out_axes)
+
+    def construct(self, idx, y):
+        return self.fn(self.x, idx, y)
+
+
+@pytest.mark.parametrize("axis, in_axes, out_axes", [(0, (2, None, 2), 2),
+                                                      (-2, (-1, None, -1), -1)])
+def test_a_parameter_mapped_along_an_inner_axis_is_updated_along_it(axis, in_axes, out_axes):
+    # MindSpore 2.10: IndexAdd (like Assign) keeps the Parameter's batch on its own source axis
+    x = np.array([[[1, 1], [1, 1]], [[2, 2], [2, 2]], [[3, 3], [3, 3]]], np.float32)
+    y = np.array([[[0, 0.5], [1, 1.5]], [[1.5, 2], [2.5, 3]]], np.float32)
+    net = _IndexAddInto(x, axis, in_axes, out_axes)
+    out = net(Tensor(np.array([0, 2], np.int32)), Tensor(y))
+    expected = np.array([[[1, 1.5], [2, 2.5]], [[2, 2], [2, 2]], [[4.5, 5], [5.5, 6]]],
+                        np.float32)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    np.testing.assert_array_equal(net.x.asnumpy(), expected)
+
+
+def test_scatter_into_a_parameter_mapped_along_axis_1_is_refused():
+    # MindSpore's batching rule of the Scatter updates: "The source axis of `ref` in
+    # `ScatterAdd` must be 0 or None, but got 1." (ValueError)
+    var = ms.Parameter(Tensor(np.zeros((2, 3), np.float32)), name="v")
+    with pytest.raises(ValueError, match="`input_x` in `ScatterAdd` must be 0 or None.*got 1"):
+        ops.vmap(ops.ScatterAdd(), in_axes=(1, None, None))(
+            var, Tensor(np.array([0], np.int32)), Tensor(np.ones((1,), np.float32)))
 
 
 def test_assigning_a_cells_own_parameter_is_still_refused():
