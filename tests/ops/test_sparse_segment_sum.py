@@ -57,3 +57,31 @@ def test_dtype_errors():
     with pytest.raises(TypeError):
         P.SparseSegmentSum()(Tensor(X, ms.float32), Tensor([0.0], ms.float32),
                              Tensor([0], ms.int32))
+
+
+def test_with_num_segments_values():
+    x = Tensor(X, ms.uint8)
+    out = P.SparseSegmentSumWithNumSegments()(x, Tensor([2, 0, 1], ms.int64),
+                                              Tensor([1, 1, 3], ms.int64),
+                                              Tensor([5], ms.int64))
+    assert out.dtype == ms.uint8
+    np.testing.assert_array_equal(out.asnumpy(),  # MindSpore 2.10's
+                                  [[0, 0, 0], [3, 7, 9], [0, 0, 0], [1, 2, 3], [0, 0, 0]])
+    # mixed index dtypes are accepted by MindSpore's CPU kernel
+    out = P.SparseSegmentSumWithNumSegments()(x, Tensor([0, 1, 2], ms.int32),
+                                              Tensor([0, 1, 1], ms.int64),
+                                              Tensor(3, ms.int32))
+    np.testing.assert_array_equal(out.asnumpy(), [[0, 1, 2], [4, 8, 10], [0, 0, 0]])
+
+
+@pytest.mark.parametrize("ids, message", [
+    ([0, 2, 1], "input segment_ids should be sorted"),
+    ([0, 1, 3], "num_segments must be bigger than the largest id of segment_ids"),
+])
+def test_with_num_segments_errors(ids, message):
+    with pytest.raises(ValueError, match=message):
+        P.SparseSegmentSumWithNumSegments()(Tensor(X, ms.uint8), Tensor([0, 1, 2], ms.int32),
+                                            Tensor(ids, ms.int32), Tensor(3, ms.int32))
+    with pytest.raises(TypeError):
+        P.SparseSegmentSumWithNumSegments()(Tensor(X, ms.uint8), Tensor([0, 1, 2], ms.int32),
+                                            Tensor(ids, ms.int32), Tensor(3.0, ms.float32))
