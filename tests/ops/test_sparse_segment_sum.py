@@ -85,3 +85,16 @@ def test_with_num_segments_errors(ids, message):
     with pytest.raises(TypeError):
         P.SparseSegmentSumWithNumSegments()(Tensor(X, ms.uint8), Tensor([0, 1, 2], ms.int32),
                                             Tensor(ids, ms.int32), Tensor(3.0, ms.float32))
+
+
+def test_gradient_scatters_back_to_gathered_rows():
+    from cellgraph import ops
+    x = Tensor(np.arange(6).reshape(3, 2), ms.float32)
+    i, s = Tensor([2, 0, 2], ms.int32), Tensor([0, 0, 1], ms.int32)
+    w = Tensor([[1, 2], [3, 4]], ms.float32)
+    grad = ops.grad(lambda x: P.SparseSegmentSum()(x, i, s) * w)(x)
+    np.testing.assert_array_equal(grad.asnumpy(), [[1, 2], [0, 0], [4, 6]])  # MindSpore 2.10's
+    w3 = Tensor([[1, 2], [3, 4], [5, 6]], ms.float32)
+    grad = ops.grad(lambda x: P.SparseSegmentSumWithNumSegments()(
+        x, i, s, Tensor(3, ms.int32)) * w3)(x)
+    np.testing.assert_array_equal(grad.asnumpy(), [[1, 2], [0, 0], [4, 6]])  # MindSpore 2.10's
