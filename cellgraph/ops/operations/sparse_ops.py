@@ -26,7 +26,8 @@ from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
            "SparseReorder", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
-           "SparseSegmentSqrtNWithNumSegments", "SparseTensorDenseAdd",
+           "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
+           "SparseSegmentSumWithNumSegments", "SparseTensorDenseAdd",
            "SparseTensorDenseMatmul", "SparseToDense"]
 
 _INDEX_DTYPES = ("Int32", "Int64")
@@ -221,6 +222,105 @@ class SparseSegmentSqrtN(PrimitiveClass):
 
     def __call__(self, x, indices, segment_ids):
         return sparse_segment_sqrt_n(x, indices, segment_ids)
+
+
+_SEGMENT_SUM_DTYPES = ("Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "Float16",
+                       "Float32", "Float64")
+
+
+def _segment_sum_ids(op: str, x, indices, segment_ids):
+    """MindSpore's checks of SparseSegmentSum(WithNumSegments)'s x, indices and segment_ids;
+    the segment ids read when the graph is built (they set the result's size), int64."""
+    x_dtype = abstract_of(x).dtype
+    if str(x_dtype) not in _SEGMENT_SUM_DTYPES:
+        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                         f"{{" + ", ".join(f"Tensor[{d}]" for d in _SEGMENT_SUM_DTYPES)
+                         + f"}}, but got Tensor[{x_dtype}].")
+    for name, value in (("indices", indices), ("segment_ids", segment_ids)):
+        if str(abstract_of(value).dtype) not in _INDEX_DTYPES:
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                             f"Tensor[{abstract_of(value).dtype}].")
+        if abstract_of(value).ndim != 1:
+            raise ShapeError(f"For '{op}', {name} must be a 1-D tensor, but got rank "
+                             f"{abstract_of(value).ndim}.")
+    if abstract_of(x).ndim < 1:
+        raise ShapeError(f"For '{op}', x's rank must be at least 1, but got 0.")
+    if abstract_of(indices).shape != abstract_of(segment_ids).shape:
+        raise ShapeError(f"For '{op}', the shapes of indices and segment_ids must be the same, "
+                         f"but got {tuple(abstract_of(indices).shape)} and "
+                         f"{tuple(abstract_of(segment_ids).shape)}.")
+    ids = np.asarray(value_input(segment_ids, op, "segment_ids")).reshape(-1).astype(np.int64)
+    if np.any(np.diff(ids) < 0):
+        raise ShapeError(f"For '{op}', input segment_ids should be sorted.")
+    return ids
+
+
+def _segment_sum(op: str, x, indices, ids, segments: int):
+    """(segments, *x.shape[1:]): row s the sum of the rows x[indices[i]] with ids[i] == s, in
+    x's dtype; an index outside x's rows fails when the graph runs."""
+    checked = check_range(indices, low=0, high=max(abstract_of(x).shape[0], 1), what="index",
+                          op=op, error="value")
+    rows = F.gather(x, checked, 0)
+    zeros = F.zeros((segments,) + tuple(abstract_of(x).shape[1:]), abstract_of(x).dtype)
+    return F.tensor_scatter_add(zeros, Tensor(ids.reshape(-1, 1)), rows)
+
+
+def sparse_segment_sum(x, indices, segment_ids):
+    """(segment_ids[-1] + 1, *x.shape[1:]): row s the sum of the rows x[indices[i]] with
+    segment_ids[i] == s, in x's dtype (the dtypes of MindSpore's CPU kernel). segment_ids must
+    start at 0, be sorted and grow by 0 or 1; they set the result's size, so they are read when
+    the graph is built; an index outside x's rows fails when the graph runs."""
+    op = "SparseSegmentSum"
+    ids = _segment_sum_ids(op, x, indices, segment_ids)
+    if ids.size and ids[0] != 0:
+        raise ShapeError(f"For '{op}', indices should start from 0.")
+    if np.any(np.diff(ids) > 1):
+        raise ShapeError(f"For '{op}', indices in 'segment_ids' should be contiguous.")
+    return _segment_sum(op, x, indices, ids, int(ids[-1]) + 1 if ids.size else 0)
+
+
+def sparse_segment_sum_with_num_segments(x, indices, segment_ids, num_segments):
+    """(num_segments, *x.shape[1:]): `sparse_segment_sum` with the segment count given (ids may
+    be missing; those rows are 0). indices, segment_ids and num_segments (one element) are each
+    int32 or int64 (MindSpore's CPU kernel takes them mixed); num_segments and segment_ids are
+    read when the graph is built."""
+    op = "SparseSegmentSumWithNumSegments"
+    if str(abstract_of(num_segments).dtype) not in _INDEX_DTYPES:
+        raise DTypeError(f"For primitive[{op}], the input argument[num_segments] must be a "
+                         f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                         f"Tensor[{abstract_of(num_segments).dtype}].")
+    if abstract_of(num_segments).ndim > 1:
+        raise ShapeError(f"For '{op}', num_segments should be at most 1-D, but got rank "
+                         f"{abstract_of(num_segments).ndim}.")
+    ids = _segment_sum_ids(op, x, indices, segment_ids)
+    count = np.asarray(value_input(num_segments, op, "num_segments")).reshape(-1)
+    if count.size != 1:
+        raise ShapeError(f"For '{op}', num_segments must hold one value, but got {count.size}.")
+    segments = int(count[0])
+    if ids.size and ids[-1] >= segments:
+        raise ShapeError(f"For '{op}', num_segments must be bigger than the largest id of "
+                         f"segment_ids.")
+    return _segment_sum(op, x, indices, ids, segments)
+
+
+class SparseSegmentSum(PrimitiveClass):
+    """`SparseSegmentSum()(x, indices, segment_ids)`: `sparse_segment_sum`."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, indices, segment_ids):
+        return sparse_segment_sum(x, indices, segment_ids)
+
+
+class SparseSegmentSumWithNumSegments(PrimitiveClass):
+    """`SparseSegmentSumWithNumSegments()(x, indices, segment_ids, num_segments)`:
+    `sparse_segment_sum_with_num_segments`."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, indices, segment_ids, num_segments):
+        return sparse_segment_sum_with_num_segments(x, indices, segment_ids, num_segments)
 
 
 class SparseSegmentMeanWithNumSegments(PrimitiveClass):
