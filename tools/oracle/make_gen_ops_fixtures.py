@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import mindspore as ms
-import numpy as np
 from mindspore import nn
 from mindspore.ops.auto_generate import gen_ops_prim
 
