@@ -111,9 +111,12 @@ def _png_array(image, op: str) -> np.ndarray:
     if image.dtype != np.uint8:
         raise RuntimeError(f"{op}: The type of the image data should be UINT8, but got "
                            f"{image.dtype}.")
-    if image.ndim not in (2, 3) or (image.ndim == 3 and image.shape[2] not in (1, 3)):
-        raise RuntimeError(f"{op}: The image has invalid shape. It should be <H, W>, <H, W, 1> "
-                           f"or <H, W, 3>, but got {list(image.shape)}.")
+    if image.ndim not in (2, 3):
+        raise RuntimeError(f"{op}: The image has invalid dimensions. It should have two or three "
+                           f"dimensions, but got {image.ndim} dimensions.")
+    if image.ndim == 3 and image.shape[2] not in (1, 3):
+        raise RuntimeError(f"{op}: The image has invalid channels. It should have 1 or 3 "
+                           f"channels, but got {image.shape[2]} channels.")
     return image
 
 
