@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import struct
+import zlib
 from enum import IntEnum
 
 import numpy as np
@@ -92,6 +94,71 @@ def write_file(filename, data) -> None:
                            f"dimension, but got {array.ndim} dimensions.")
     write_bytes(filename, array.tobytes())
 
+
+
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    return (struct.pack(">I", len(body)) + kind + body
+            + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+
+
+def _png_array(image, op: str) -> np.ndarray:
+    tensor = _tensor_type()
+    if isinstance(image, tensor):
+        image = image.asnumpy()
+    elif not isinstance(image, np.ndarray):
+        raise TypeError(f"{'The input' if op == 'WritePng' else 'Input'} image is not of type "
+                        f"{np.ndarray} or {tensor}, but got: {type(image)}.")
+    if image.dtype != np.uint8:
+        raise RuntimeError(f"{op}: The type of the image data should be UINT8, but got "
+                           f"{image.dtype}.")
+    if image.ndim not in (2, 3):
+        raise RuntimeError(f"{op}: The image has invalid dimensions. It should have two or three "
+                           f"dimensions, but got {image.ndim} dimensions.")
+    if image.ndim == 3 and image.shape[2] not in (1, 3):
+        raise RuntimeError(f"{op}: The image has invalid channels. It should have 1 or 3 "
+                           f"channels, but got {image.shape[2]} channels.")
+    return image
+
+
+def _encode_png_bytes(image: np.ndarray, compression_level, op: str) -> bytes:
+    if not 0 <= compression_level <= 9:
+        raise RuntimeError(f"{op}: Invalid compression_level {compression_level}, should be in "
+                           f"range of [0, 9].")
+    height, width = image.shape[:2]
+    channels = 1 if image.ndim == 2 else image.shape[2]
+    rows = np.ascontiguousarray(image).reshape(height, width * channels)
+    # every scanline is written with filter type 0 (None)
+    raw = np.concatenate([np.zeros((height, 1), np.uint8), rows], axis=1).tobytes()
+    header = struct.pack(">IIBBBBB", width, height, 8, 0 if channels == 1 else 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+            + _png_chunk(b"IDAT", zlib.compress(raw, compression_level))
+            + _png_chunk(b"IEND", b""))
+
+
+def _check_compression_level(compression_level) -> None:
+    if not isinstance(compression_level, int):
+        raise TypeError(f"Input compression_level is not of type {int}, but got: "
+                        f"{type(compression_level)}.")
+
+
+def encode_png(image, compression_level=6) -> np.ndarray:
+    """Encode a uint8 image <H, W>, <H, W, 1> or <H, W, 3> as PNG: 1-D uint8 data."""
+    _check_compression_level(compression_level)
+    array = _png_array(image, "EncodePng")
+    return np.frombuffer(_encode_png_bytes(array, compression_level, "EncodePng"),
+                         dtype=np.uint8).copy()
+
+
+def write_png(filename, image, compression_level=6) -> None:
+    """Encode `image` as PNG (see encode_png) and write it to `filename`."""
+    _check_filename(filename)
+    _check_compression_level(compression_level)
+    array = _png_array(image, "WritePng")
+    if os.path.isdir(filename):
+        raise RuntimeError(f"WritePng: Invalid file path, {filename} is not a regular file.")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(filename))):
+        raise RuntimeError(f"WritePng: No such file or directory: {filename}")
+    write_bytes(filename, _encode_png_bytes(array, compression_level, "WritePng"))
 
 # MindSpore's vision.utils also holds the video readers
 from .video import read_video, read_video_timestamps
