@@ -346,9 +346,9 @@ def _reduce_mean(xp, x, axis=(), keep_dims=False):
 
 # bools reduce as any / all, whose identities (False / True) give an empty reduction's value
 TABLE["reduce_max"] = lambda xp, x, axis=(), keep_dims=False: (
-    xp.any if x.dtype == xp.bool else xp.max)(x, axis=_axes(axis), keepdims=keep_dims)
+    xp.any if xp.isdtype(x.dtype, "bool") else xp.max)(x, axis=_axes(axis), keepdims=keep_dims)
 TABLE["reduce_min"] = lambda xp, x, axis=(), keep_dims=False: (
-    xp.all if x.dtype == xp.bool else xp.min)(x, axis=_axes(axis), keepdims=keep_dims)
+    xp.all if xp.isdtype(x.dtype, "bool") else xp.min)(x, axis=_axes(axis), keepdims=keep_dims)
 
 
 @kernel("argmax")
