@@ -33,11 +33,16 @@ __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseD
 _INDEX_DTYPES = ("Int32", "Int64")
 
 
-def _check_indices(op: str, indices, name: str = "indices") -> None:
-    dtype = abstract_of(indices).dtype
+def _check_index_dtype(op: str, value, name: str) -> None:
+    """MindSpore's TypeError for an index operand that is not int32 or int64."""
+    dtype = abstract_of(value).dtype
     if str(dtype) not in _INDEX_DTYPES:
         raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
                          f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+
+
+def _check_indices(op: str, indices, name: str = "indices") -> None:
+    _check_index_dtype(op, indices, name)
     if abstract_of(indices).ndim != 2:
         raise ShapeError(f"For '{op}', the '{name}' must be a 2-D Tensor, got shape "
                          f"{tuple(abstract_of(indices).shape)}")
@@ -183,10 +188,7 @@ def sparse_segment_sqrt_n(x, indices, segment_ids):
                          f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
                          f"Tensor[{x_dtype}].")
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
-        if str(abstract_of(value).dtype) not in _INDEX_DTYPES:  # each int32 or int64
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got "
-                             f"Tensor[{abstract_of(value).dtype}].")
+        _check_index_dtype(op, value, name)  # each int32 or int64
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
         if abstract_of(value).ndim != 1:
             raise ShapeError(f"For '{op}', the {name}_shape must be equal to 1, but got "
@@ -237,10 +239,7 @@ def _segment_sum_ids(op: str, x, indices, segment_ids):
                          f"{{" + ", ".join(f"Tensor[{d}]" for d in _SEGMENT_SUM_DTYPES)
                          + f"}}, but got Tensor[{x_dtype}].")
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
-        if str(abstract_of(value).dtype) not in _INDEX_DTYPES:
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got "
-                             f"Tensor[{abstract_of(value).dtype}].")
+        _check_index_dtype(op, value, name)
         if abstract_of(value).ndim != 1:
             raise ShapeError(f"For '{op}', {name} must be a 1-D tensor, but got rank "
                              f"{abstract_of(value).ndim}.")
@@ -286,10 +285,7 @@ def sparse_segment_sum_with_num_segments(x, indices, segment_ids, num_segments):
     int32 or int64 (MindSpore's CPU kernel takes them mixed); num_segments and segment_ids are
     read when the graph is built."""
     op = "SparseSegmentSumWithNumSegments"
-    if str(abstract_of(num_segments).dtype) not in _INDEX_DTYPES:
-        raise DTypeError(f"For primitive[{op}], the input argument[num_segments] must be a "
-                         f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
-                         f"Tensor[{abstract_of(num_segments).dtype}].")
+    _check_index_dtype(op, num_segments, "num_segments")
     if abstract_of(num_segments).ndim > 1:
         raise ShapeError(f"For '{op}', num_segments should be at most 1-D, but got rank "
                          f"{abstract_of(num_segments).ndim}.")
