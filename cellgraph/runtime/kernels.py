@@ -345,10 +345,12 @@ def _reduce_mean(xp, x, axis=(), keep_dims=False):
 
 
 # bools reduce as any / all, whose identities (False / True) give an empty reduction's value
+# (the dtype read by name: NumPy 1's namespace has no `bool`, and `isdtype` refuses ml_dtypes')
+_BOOL_NAMES = ("bool", "torch.bool")
 TABLE["reduce_max"] = lambda xp, x, axis=(), keep_dims=False: (
-    xp.any if xp.isdtype(x.dtype, "bool") else xp.max)(x, axis=_axes(axis), keepdims=keep_dims)
+    xp.any if str(x.dtype) in _BOOL_NAMES else xp.max)(x, axis=_axes(axis), keepdims=keep_dims)
 TABLE["reduce_min"] = lambda xp, x, axis=(), keep_dims=False: (
-    xp.all if xp.isdtype(x.dtype, "bool") else xp.min)(x, axis=_axes(axis), keepdims=keep_dims)
+    xp.all if str(x.dtype) in _BOOL_NAMES else xp.min)(x, axis=_axes(axis), keepdims=keep_dims)
 
 
 @kernel("argmax")
