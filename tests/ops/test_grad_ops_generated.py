@@ -76,3 +76,22 @@ def test_prelu_grad_as_mindspore():
     dx, dw = ops.auto_generate.PReLUGrad()(Tensor(dy), Tensor(x), Tensor(w))
     np.testing.assert_allclose(dx.asnumpy(), np.where(x > 0, dy, dy * w[:, None]), rtol=1e-6)
     np.testing.assert_allclose(dw.asnumpy(), [-0.371623, -3.48119, 0.531261], atol=2e-6)
+
+
+# GridSampler3DGrad("bilinear", "zeros", False)(grad, x, grid), data of the test below
+MS_DX_3D = [0.00934, 0.186355, 0.014017, 1.533281, 0.0, 0.121964, -0.018732, -0.06524, -0.026,
+            -0.044786, 0.0, -0.019909, 0.016034, 0.319922, 0.024063, 1.161204, 0.0, 0.114582,
+            -0.036072, -0.125632, -0.050068, 0.006047, 0.0, 0.304361]
+MS_DGRID_3D = [-0.342125, 0.575772, 1.07923, -0.840874, -0.719394, 0.628686, 0.758842,
+               -0.367588, -0.759273, 0.367112, 1.058142, -0.354084]
+
+
+def test_grid_sampler_3d_grad_as_mindspore():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 2, 2, 3, 2)).astype(np.float32)
+    grid = rng.uniform(-1.2, 1.2, (1, 2, 1, 2, 3)).astype(np.float32)
+    grad = rng.standard_normal((1, 2, 2, 1, 2)).astype(np.float32)
+    dx, dgrid = ops.auto_generate.GridSampler3DGrad("bilinear", "zeros", False)(
+        Tensor(grad), Tensor(x), Tensor(grid))
+    np.testing.assert_allclose(dx.asnumpy().ravel(), MS_DX_3D, atol=2e-6)
+    np.testing.assert_allclose(dgrid.asnumpy().ravel(), MS_DGRID_3D, atol=2e-6)

@@ -81,18 +81,21 @@ def _kl_div_loss_grad(grads, x, target, reduction="mean"):
     return grad
 
 
-def _grid_sampler_2d_grad(grad, input_x, grid, interpolation_mode="bilinear",
-                          padding_mode="zeros", align_corners=False, output_mask=(1, 1)):
-    """(d input_x, d grid) of GridSampler2D: the pullback of grid_sample at (input_x, grid)
-    applied to `grad`. `output_mask` says which of the two a caller needs; both are computed
-    either way, as MindSpore's CPU kernel computes them."""
-    if (not isinstance(output_mask, (tuple, list)) or len(output_mask) != 2
-            or any(m not in (0, 1) for m in output_mask)):
-        raise ArgumentValueError(f"For 'GridSampler2DGrad', 'output_mask' must be two 0/1 "
-                                 f"flags, but got {output_mask!r}.")
-    _, pullback = vjp(lambda x, g: grid_sampler_impl(x, g, interpolation_mode, padding_mode,
-                                                      align_corners), input_x, grid)
-    return pullback(grad)
+def _grid_sampler_grad(name: str):
+    """GridSampler2DGrad or GridSampler3DGrad: (d input_x, d grid) of grid sampling, the
+    pullback of grid_sample at (input_x, grid) applied to `grad`. `output_mask` says which of
+    the two a caller needs; both are computed either way, as MindSpore's CPU kernels do."""
+    def grad_op(grad, input_x, grid, interpolation_mode="bilinear", padding_mode="zeros",
+                align_corners=False, output_mask=(1, 1)):
+        if (not isinstance(output_mask, (tuple, list)) or len(output_mask) != 2
+                or any(m not in (0, 1) for m in output_mask)):
+            raise ArgumentValueError(f"For '{name}', 'output_mask' must be two 0/1 flags, "
+                                     f"but got {output_mask!r}.")
+        _, pullback = vjp(lambda x, g: grid_sampler_impl(x, g, interpolation_mode,
+                                                          padding_mode, align_corners),
+                          input_x, grid)
+        return pullback(grad)
+    return grad_op
 
 
 def _deformable_offsets_grad(grad, x, offsets, strides, pads, kernel_size,
@@ -380,10 +383,10 @@ _CLASSES = {
     "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
     "HSigmoidGrad": (lambda grads, input_x: _where(F.logical_and(input_x > -3, input_x < 3),
                                                   grads / 6), None),
-    "GridSampler2DGrad": (_grid_sampler_2d_grad, {"interpolation_mode": "bilinear",
-                                                   "padding_mode": "zeros",
-                                                   "align_corners": False,
-                                                   "output_mask": (1, 1)}),
+    **{name: (_grid_sampler_grad(name), {"interpolation_mode": "bilinear",
+                                         "padding_mode": "zeros", "align_corners": False,
+                                         "output_mask": (1, 1)})
+       for name in ("GridSampler2DGrad", "GridSampler3DGrad")},
     "PReLUGrad": (_prelu_grad, None),
     "L2NormalizeGrad": (_l2_normalize_grad, {"axis": 0, "epsilon": 1e-4}),
     "MaxPoolGradGradWithArgmax": (_max_pool_grad_grad_with_argmax,
