@@ -28,6 +28,7 @@ class RowTensorInner:
     from it."""
 
     _sparse_kind = "rowtensor"
+    _part_names, _shape_name = ("indices", "values"), "dense_shape"  # a graph's leaves, static
 
     def __init__(self, indices=None, values=None, shape=None, row_tensor=None):
         if row_tensor is not None:
@@ -76,6 +77,7 @@ class COOTensor:
     (they add up in `to_dense`) until `coalesce`."""
 
     _sparse_kind = "cootensor"
+    _part_names, _shape_name = ("indices", "values"), "shape"  # a graph's leaves, static
 
     def __init__(self, indices=None, values=None, shape=None, coo_tensor=None):
         if coo_tensor is not None:
@@ -294,6 +296,7 @@ class CSRTensor:
     size that depends on the data, and runs eagerly only."""
 
     _sparse_kind = "csrtensor"
+    _part_names, _shape_name = ("indptr", "indices", "values"), "shape"  # as COOTensor's
 
     def __init__(self, indptr=None, indices=None, values=None, shape=None, csr_tensor=None):
         if csr_tensor is not None:

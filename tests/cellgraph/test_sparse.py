@@ -230,3 +230,43 @@ def test_a_coo_tensor_of_three_dimensions_is_refused_as_mindspore_refuses_it():
     with pytest.raises(ValueError, match=r"For COOTensor, the length of 'shape' must be 2, but "
                                          r"got \(2, 2, 2\)."):
         ms.COOTensor(indices, values, (2, 2, 2))
+
+
+def test_sparse_tensors_pass_into_and_out_of_a_graph():
+    """A COOTensor, CSRTensor or RowTensor argument is a graph input (its arrays, not a
+    constant: new values reuse the graph), a returned one comes back with its arrays
+    computed, and a gradient with respect to one is one of its kind, zeros at the indices
+    (MindSpore 2.10's)."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Double(nn.Cell):
+        def construct(self, sparse):
+            return sparse * 2
+
+    net = Double()
+    for values in (VALUES, VALUES + 1):
+        out = net(coo(values))
+        assert type(out) is COOTensor and out.shape == (3, 4)
+        np.testing.assert_array_equal(out.indices.asnumpy(), INDICES)
+        np.testing.assert_allclose(out.values.asnumpy(), values * 2)
+    assert len(net._graph_cache.entries) == 1
+    out = net(csr(Tensor(CSR_VALUES)))
+    assert type(out) is CSRTensor and out.shape == (3, 4)
+    np.testing.assert_allclose(out.values.asnumpy(), CSR_VALUES * 2)
+
+    @ms.jit
+    def rows(indices, values):
+        return ms.RowTensor(indices, values * 3, (4, 2))
+
+    out = rows(Tensor(np.array([0, 2], np.int32)), Tensor(np.ones((2, 2), np.float32)))
+    assert type(out) is ms.RowTensor and out.dense_shape == (4, 2)
+    np.testing.assert_allclose(out.values.asnumpy(), np.full((2, 2), 3.0))
+
+    class Total(nn.Cell):
+        def construct(self, sparse):
+            return sparse.values.sum()
+
+    grad = ms.grad(Total())(coo())
+    assert type(grad) is COOTensor and grad.shape == (3, 4)
+    np.testing.assert_array_equal(grad.indices.asnumpy(), np.zeros((3, 2)))
+    np.testing.assert_allclose(grad.values.asnumpy(), [1.0, 1.0, 1.0])

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.compiler.dynamic_dims import join
 from cellgraph.compiler.pipeline import compile_callable
@@ -78,3 +79,20 @@ def test_only_the_dims_that_differ_become_dynamic():
     graph = compile_callable(Rows(), (x,)).graph
     switch = next(n for n in graph.nodes if n.callee.name == "switch")
     assert switch.outputs[0].aval.shape == (None, 3)
+
+
+def test_tensor_shape_of_a_value_of_data_dependent_size_is_read_when_it_runs():
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Sizes(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.unique, self.shape = ops.Unique(), ops.TensorShape()
+
+        def construct(self, x):
+            values, _ = self.unique(x)
+            return self.shape(values), self.shape(x)
+
+    dynamic, static = Sizes()(Tensor(np.array([3, 1, 3, 2, 1], np.int32)))
+    assert dynamic.asnumpy().tolist() == [3] and static.asnumpy().tolist() == [5]
+    assert dynamic.dtype == ms.int64

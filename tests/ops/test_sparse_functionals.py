@@ -77,6 +77,13 @@ def test_csr_add_and_softmax_as_mindspore():
 @pytest.mark.parametrize("call, error, message", [
     (lambda: ops.coo_concat((A,), 0), ValueError, "not support COOTensor input number < 2"),
     (lambda: ops.coo_concat((A, C), 0), TypeError, "must be COOTensors"),
+    # MindSpore 2.10's types: IndexError, TypeError, RuntimeError (its graph mode's)
+    (lambda: ops.coo_concat((A, B), 2), IndexError, r"'concat_dim' must be in \[-2, 2\)"),
+    (lambda: ops.coo_concat((A, B), -1.0), TypeError, "the type of 'concat_dim' should be 'int'"),
+    (lambda: ops.coo_concat((A, COOTensor(A.indices, A.values.astype(cellgraph.float16),
+                                          A.shape)), 0), TypeError, "the input type must be same"),
+    (lambda: ops.coo_concat((A, COOTensor(A.indices, A.values, (4, 4))), 1), RuntimeError,
+     "must agree except at 'concat_dim' 1"),
     (lambda: ops.coo_add(A, C, 0.0), TypeError, "'x2' must be a COOTensor"),
     (lambda: ops.csr_add(C, A, 1.0, 1.0), TypeError, "'b' must be a CSRTensor"),
     (lambda: ops.csr_softmax(A, cellgraph.float32), TypeError, "logits must be type of CSRTensor"),

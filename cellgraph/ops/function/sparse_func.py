@@ -10,7 +10,12 @@ import numpy as np
 from cellgraph.ops.function.array_func.segment import unsorted_segment_max, unsorted_segment_sum
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    DTypeError,
+    IndexValueError,
+    ShapeRunError,
+)
 from cellgraph.primitives.sort_ops import argsort
 
 __all__ = ["coo_add", "coo_concat", "csr_add", "csr_softmax"]
@@ -56,16 +61,24 @@ def coo_concat(sp_input, concat_dim=0):
             raise DTypeError(f"For coo_concat, the inputs must be COOTensors, but got "
                              f"{type(part).__name__}.")
     rank = len(parts[0].shape)
-    if isinstance(concat_dim, bool) or not isinstance(concat_dim, numbers.Integral) or \
-            not -rank <= concat_dim < rank:
-        raise ArgumentValueError(f"For coo_concat, 'concat_dim' must be in [{-rank}, {rank}), "
-                                 f"but got {concat_dim!r}.")
+    if isinstance(concat_dim, bool) or not isinstance(concat_dim, numbers.Integral):
+        raise DTypeError(f"For 'SparseConcat', the type of 'concat_dim' should be 'int', but "
+                         f"got type '{type(concat_dim).__name__}'.")
+    if not -rank <= concat_dim < rank:
+        raise IndexValueError(f"For coo_concat, 'concat_dim' must be in [{-rank}, {rank}), "
+                              f"but got {concat_dim}.")
     axis = concat_dim % rank
     shape = list(parts[0].shape)
     for part in parts[1:]:
+        if part.indices.dtype != parts[0].indices.dtype or part.dtype != parts[0].dtype:
+            raise DTypeError(f"For primitive[SparseConcat], the input type must be same: "
+                             f"indices {parts[0].indices.dtype} and values {parts[0].dtype} "
+                             f"first, then indices {part.indices.dtype} and values "
+                             f"{part.dtype}.")
         if any(a != b for i, (a, b) in enumerate(zip(part.shape, shape)) if i != axis):
-            raise ShapeError(f"For coo_concat, the shapes {tuple(parts[0].shape)} and "
-                             f"{tuple(part.shape)} must agree except at 'concat_dim' {axis}.")
+            raise ShapeRunError(f"For coo_concat, the shapes {tuple(parts[0].shape)} and "
+                                f"{tuple(part.shape)} must agree except at 'concat_dim' "
+                                f"{axis}.")
     index_type = parts[0].indices.dtype
     offsets, start = [], 0
     for part in parts:

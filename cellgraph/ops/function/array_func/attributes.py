@@ -118,7 +118,10 @@ def dyn_shape(input_x):
 
 
 def tensor_shape(input_x):
-    """The shape as a 1-d int64 Tensor."""
+    """The shape as a 1-d int64 Tensor: a constant where the graph knows every dimension,
+    else read when it runs (after an operation whose result size depends on the data)."""
     from cellgraph.runtime.tensor import Tensor
 
+    if any(d is None for d in input_x.shape):
+        return dyn_shape(input_x)
     return Tensor(list(input_x.shape), dt.int64)
