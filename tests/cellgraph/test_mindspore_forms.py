@@ -22,6 +22,11 @@ def test_a_tuple_or_list_added_to_a_tensor_takes_its_dtype(graph):
     np.testing.assert_array_equal((x + [[1, 2, 3], [4, 5, 6]]).asnumpy(), [[2, 3, 4], [5, 6, 7]])
     with pytest.raises(TypeError):  # as in MindSpore: `*` takes no sequence
         x * [2, 2, 2]
+    seven = Tensor(np.full((2, 3), 7.0, np.float32))  # `//` takes one, both ways
+    np.testing.assert_array_equal((seven // (2, 3, 4)).asnumpy(), [[3, 2, 1]] * 2)
+    np.testing.assert_array_equal(((20, 30, 40) // seven).asnumpy(), [[2, 4, 5]] * 2)
+    floored = Tensor([7, 8, 9]) // (2, 3, 4)
+    assert floored.dtype == ms.int64 and floored.asnumpy().tolist() == [3, 2, 2]
 
 
 class SplitsPlusTensor(nn.Cell):
