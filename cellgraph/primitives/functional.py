@@ -142,6 +142,11 @@ def reshape(input, shape):
             return D.reshape_to(x, shape)
         shape = tuple(int(s) for s in known.reshape(-1))
     dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+    if any(hasattr(d, "aval") and static_values(d) is None for d in dims):
+        # sizes computed in the graph (`ops.shape` of a dynamic size): read when it runs
+        return D.reshape_to(x, stack([cast(d, dt.int64) if hasattr(d, "aval") else
+                                      np.asarray(-1 if d is None else d, np.int64)
+                                      for d in dims]))
     if any(isinstance(d, (float, np.floating)) for d in dims):  # never truncated to an int
         kinds = ", ".join(type(d).__name__ if isinstance(d, (float, np.floating)) else "int"
                           for d in dims)

@@ -85,11 +85,20 @@ def identity(x):
 
 
 def shape(input_x) -> tuple:
-    """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
+    """The shape of a Tensor, a tuple (`ops.shape`, `F.shape`): ints, and inside a graph, for
+    a size known only when it runs (after `unique`, or an input declared with None), a
+    variable scalar read then, as MindSpore's graphs give it."""
     if not is_value(input_x) or isinstance(input_x, (numbers.Number, np.ndarray)):
         raise DTypeError(f"For primitive[Shape], the input argument must be Tensor, but got "
                          f"{type(input_x)}.")
-    return tuple(input_x.shape)
+    sizes = tuple(input_x.shape)
+    if None not in sizes:
+        return sizes
+    from cellgraph.compiler.dynamic_sequence import variable_scalar
+    from cellgraph.primitives.dynamic_ops import shape_of
+
+    runtime = shape_of(input_x)
+    return tuple(variable_scalar(runtime[i]) if d is None else d for i, d in enumerate(sizes))
 
 
 def dtype(x):
