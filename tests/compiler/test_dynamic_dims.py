@@ -108,10 +108,10 @@ def test_ops_shape_of_a_dynamic_size_is_a_variable_scalar():
         def construct(self, x):
             values, _ = ops.unique(x)
             sizes = ops.shape(values)
-            return sizes[0] * 2, ops.reshape(values, (sizes[0], 1))
+            return sizes[0] * 2, ops.reshape(values, (sizes[0], 1)), values.shape
 
-    doubled, column = Sizes()(Tensor(np.array([1, 2, 2, 3])))
-    assert doubled == 6
+    doubled, column, shape = Sizes()(Tensor(np.array([1, 2, 2, 3])))
+    assert doubled == 6 and shape == (3,)
     np.testing.assert_array_equal(column.asnumpy(), [[1], [2], [3]])
 
     class Flatten(nn.Cell):
