@@ -167,6 +167,8 @@ class JiebaTokenizer(TensorOperation):
         if not isinstance(word, str):
             # MindSpore takes it here and fails with a TypeError when the transform is built
             raise TypeError(f"Wrong input type for word, should be string, got {type(word)}.")
+        # a freq of 2**31 or more counts as given: MindSpore passes it through a C int, which
+        # wraps it negative, and the word then never wins
         self.words.append((word, 0 if freq is None else freq))
         self._segmenter = None
 
