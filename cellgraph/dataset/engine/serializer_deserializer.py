@@ -43,6 +43,15 @@ _PLACED = frozenset([
     "Resize", "ResizedCrop", "Rotate", "Solarize", "VerticalFlip",
 ])
 
+# the transforms MindSpore's JSON names without their arguments ("tensor_op_params": null): the
+# text transforms whose C++ side writes no JSON of its own
+_WITHOUT_PARAMS = frozenset([
+    "BasicTokenizer", "JiebaTokenizer", "Lookup", "Ngram", "NormalizeUTF8", "RegexReplace",
+    "RegexTokenizer", "SentencePieceTokenizer", "SlidingWindow", "ToVectors",
+    "TruncateSequencePair", "UnicodeCharTokenizer", "UnicodeScriptTokenizer",
+    "WhitespaceTokenizer", "WordpieceTokenizer",
+])
+
 # the transforms MindSpore's deserializer rebuilds: those of its C++ serdes table, and the ones
 # it writes as Python objects (with "python_module")
 _REBUILT = frozenset([
@@ -157,7 +166,10 @@ def _operation(op) -> dict:
                      "dict")
     arguments = arguments_of(op)
     name = type(op).__name__
-    params = None if not arguments else {k: _value(v) for k, v in arguments.items()}
+    if not arguments or name in _WITHOUT_PARAMS:
+        params = None
+    else:
+        params = {k: _value(v) for k, v in arguments.items()}
     if params is not None and name in _PARAMS:
         params = _PARAMS[name][0](params)
     if name in _PLACED:
