@@ -29,7 +29,9 @@ __all__ = ["compare", "deserialize", "serialize", "show"]
 _INTER_CODES = {"BILINEAR": 0, "NEAREST": 1, "BICUBIC": 2, "AREA": 3, "PILCUBIC": 4}
 _BORDER_CODES = {"CONSTANT": 0, "EDGE": 1, "REFLECT": 2, "SYMMETRIC": 3}
 _SHUFFLE_CODES = {"FALSE": 0, "FILES": 1, "GLOBAL": 2, "INFILE": 3}
-_ENUM_CODES = {"Inter": _INTER_CODES, "Border": _BORDER_CODES, "Shuffle": _SHUFFLE_CODES}
+_POLICY_CODES = {"IMAGENET": 0, "CIFAR10": 1, "SVHN": 2}
+_ENUM_CODES = {"Inter": _INTER_CODES, "Border": _BORDER_CODES, "Shuffle": _SHUFFLE_CODES,
+               "AutoAugmentPolicy": _POLICY_CODES}
 
 # the names MindSpore's JSON gives transforms whose class is named otherwise
 _OP_NAMES = {"HWC2CHW": "HwcToChw", "UniformAugment": "UniformAug"}
