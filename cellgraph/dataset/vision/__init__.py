@@ -14,12 +14,14 @@ from .pixels import *
 from .transforms import *
 from .utils import (  # noqa: F401
     ImageReadMode,
+    encode_jpeg,
     encode_png,
     get_image_num_channels,
     get_image_size,
     read_file,
     read_image,
     write_file,
+    write_jpeg,
     write_png,
 )
 from .video import DecodeVideo, read_video, read_video_timestamps  # noqa: F401
