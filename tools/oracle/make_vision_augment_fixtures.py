@@ -4,7 +4,7 @@ a Python that has MindSpore 2.10 and Pillow, from outside the repository):
     python tools/oracle/make_vision_augment_fixtures.py tests/data/vision_augment.npz
 
 Writes: AutoAugment, RandAugment and TrivialAugmentWide over a seeded pipeline of small images
-(`POLICIES`), Perspective of uint8 and float32 arrays and of a Pillow image, RandomPerspective
+(`POLICIES`), RandomRotation the same way (`ROTATIONS`) and Rotate, Perspective of uint8 and float32 arrays and of a Pillow image, RandomPerspective
 of Pillow images after set_seed, and the colour adjustments whose OpenCV arithmetic the
 policies share. tests/cellgraph/dataset/test_vision_auto_augment.py and
 test_vision_perspective.py compare cellgraph's bit for bit (float32 within rounding).
@@ -31,6 +31,14 @@ POLICIES = {
 CORNERS = ([[0, 0], [12, 0], [12, 10], [0, 10]], [[2, 1], [11, 3], [9, 10], [1, 8]])
 PERSPECTIVE_INTER = {"nearest": Inter.NEAREST, "bilinear": Inter.BILINEAR,
                      "bicubic": Inter.BICUBIC, "area": Inter.AREA}
+ROTATIONS = {
+    "plain": "RandomRotation(30)",
+    "bilinear_range": "RandomRotation((10, 80), Inter.BILINEAR, False, None, (10, 20, 30))",
+    "bicubic_expand": "RandomRotation(170, Inter.BICUBIC, True, None, 40)",
+    "centre": "RandomRotation((-5, 355), Inter.NEAREST, False, (3, 4), (1, 2, 3))",
+    "wrapping_area": "RandomRotation((350, 370), Inter.AREA, True)",
+}
+TURNS = [(33.3, True), (-71, True), (90, True), (12, False)]
 ADJUST = ["AdjustSaturation(0.1)", "AdjustSaturation(1.3)", "AdjustContrast(0.73)",
           "AdjustContrast(1.3)", "AdjustSharpness(1.3)", "Equalize()"]
 
@@ -68,6 +76,17 @@ def main(path: str) -> None:
     op = vision.RandomPerspective(0.6, 0.7, Inter.BILINEAR)
     out["random_perspective"] = np.stack([np.asarray(op(Image.fromarray(batch[i])))
                                           for i in range(4)])
+    for name, spelled in ROTATIONS.items():
+        ds.config.set_seed(99)
+        data = ds.NumpySlicesDataset(batch[:6], ["image"], shuffle=False)
+        data = data.map(operations=[eval("vision." + spelled, scope)], input_columns=["image"])
+        for i, row in enumerate(data.create_dict_iterator(num_epochs=1, output_numpy=True)):
+            out[f"rotation_{name}_{i}"] = row["image"]  # shapes differ when expanded
+    for i, (degrees, expand) in enumerate(TURNS):
+        out[f"rotate_rgb_{i}"] = vision.Rotate(degrees, Inter.BILINEAR, expand, None,
+                                               (10, 20, 30))(batch[1])
+        out[f"rotate_grey_{i}"] = vision.Rotate(degrees, Inter.NEAREST, expand, (2.5, 3),
+                                                (10, 20, 30))(batch[1][..., 0].copy())
     big = np.random.default_rng(5).integers(0, 256, (23, 31, 3), dtype=np.uint8)
     out["adjust_image"] = big
     for spelled in ADJUST:
