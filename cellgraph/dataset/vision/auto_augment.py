@@ -108,9 +108,10 @@ def linspace(start, end, count: int, scale=1.0, offset=0.0, rounded=False) -> li
     return values
 
 
-def _shared_bins(bins: int, height: int, width: int, top: float, translate_x, translate_y,
-                 posterize_low: float, solarize_top: float) -> dict:
-    """name -> (magnitude bins, signed) for the operations all three tables hold."""
+def _shared_bins(bins: int, top: tuple, translate_x, translate_y, posterize_low: float,
+                 solarize_top: float) -> dict:
+    """name -> (magnitude bins, signed) for the operations all three tables hold; `top` is
+    the largest (shear, turn, colour) magnitude."""
     posterize = linspace(0.0, _F(bins) - _F(1), bins, _F(-posterize_low) / (_F(bins) - _F(1)),
                          8.0, True)
     return {
@@ -151,7 +152,7 @@ def _affine_matrix(height: int, width: int, translate, shear) -> np.ndarray:
     shear_x, shear_y = _radians(shear[0]), _radians(-_F(shear[1]))
     tan_x = _F(math.tan(float(shear_x)))
     m0 = _F(cos(shear_y) / cos(shear_y))
-    m1 = _F(-cos(shear_y) * tan_x / cos(shear_y) - _F(0))
+    m1 = _F(-cos(shear_y) * tan_x / cos(shear_y))  # less sin(0) for the turn
     m3 = _F(_F(math.sin(float(shear_y))) / cos(shear_y))
     m4 = _F(-_F(math.sin(float(shear_y))) * tan_x / cos(shear_y) + _F(1))
     cx, cy = _F(width - 1) / _F(2), _F(height - 1) / _F(2)
@@ -328,7 +329,7 @@ class AutoAugment(_Augment):
         probs = [_std.uniform_float(words, 0.0, 1.0) for _ in range(2)]
         signs = [_std.uniform_int(words, 0, 1) for _ in range(2)]
         height, width = array.shape[:2]
-        space = _shared_bins(10, height, width, (0.3, 30.0, 0.9), _translate_top(width),
+        space = _shared_bins(10, (0.3, 30.0, 0.9), _translate_top(width),
                              _translate_top(height), 4.0, 256.0)
         space["Invert"] = ([_F(0)], False)
         for (name, prob, bin_index), drawn, sign in zip(policy[chosen], probs, signs):
@@ -361,8 +362,8 @@ class RandAugment(_Augment):
     def __call__(self, image):
         array = _rgb_u8(image, "RandAugment")
         height, width = array.shape[:2]
-        space = _shared_bins(self.num_magnitude_bins, height, width, (0.3, 30.0, 0.9),
-                             _translate_top(width), _translate_top(height), 4.0, 255.0)
+        space = _shared_bins(self.num_magnitude_bins, (0.3, 30.0, 0.9), _translate_top(width),
+                             _translate_top(height), 4.0, 255.0)
         space["Identity"] = ([_F(0)], False)
         names = sorted(space)
         for _ in range(self.num_ops):
@@ -387,9 +388,8 @@ class TrivialAugmentWide(_Augment):
 
     def __call__(self, image):
         array = _rgb_u8(image, "TrivialAugmentWide")
-        height, width = array.shape[:2]
-        space = _shared_bins(self.num_magnitude_bins, height, width, (0.99, 135.0, 0.99),
-                             32.0, 32.0, 6.0, 255.0)
+        space = _shared_bins(self.num_magnitude_bins, (0.99, 135.0, 0.99), 32.0, 32.0, 6.0,
+                             255.0)
         space["Identity"] = ([_F(0)], False)
         names = sorted(space)
         name = names[self._rand_int(len(names))]
