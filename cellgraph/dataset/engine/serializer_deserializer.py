@@ -113,7 +113,7 @@ def _random_turn_params(params: dict) -> dict:
 # the transforms whose arguments MindSpore's JSON holds otherwise: (to its params, from them)
 _PARAMS = {
     "Rotate": (lambda p: _turn_params({k: v for k, v in p.items() if k != "degrees"},
-                                      {"degree": float(p["degrees"])}),
+                                      {"degree": float(p["degrees"] % 360)}),
                lambda p: _turn_arguments({("degrees" if k == "degree" else k): v
                                           for k, v in p.items()})),
     "RandomRotation": (_random_turn_params, _turn_arguments),

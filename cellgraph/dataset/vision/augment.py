@@ -153,7 +153,8 @@ class Rotate(TensorOperation):
         _check_inter(resample, "resample")
         if center is not None and len(center) != 2:
             raise ValueError(f"Rotate: `center` must be (x, y), got {center!r}")
-        self.degrees, self.resample, self.expand = float(degrees), resample, bool(expand)
+        # MindSpore turns by degrees % 360 (and writes that to its JSON)
+        self.degrees, self.resample, self.expand = float(degrees % 360), resample, bool(expand)
         self.center, self.fill_value = center, fill_value
 
     def __call__(self, image):

@@ -114,3 +114,12 @@ def test_serialized_as_mindspore_writes_them():
 
     again = _make_operation(last)  # what deserialize rebuilds each transform with
     assert (again.degrees, again.center, again.fill_value) == ([1.0, 20.0], (1, 2), (1, 2, 3))
+
+
+def test_rotate_turns_by_degrees_mod_360():
+    image = RECORDED["images"][1]
+    np.testing.assert_array_equal(vision.Rotate(372.5, Inter.BILINEAR)(image),
+                                  vision.Rotate(12.5, Inter.BILINEAR)(image))
+    data = ds.NumpySlicesDataset(np.zeros((1, 4, 4, 3), np.uint8), ["image"], shuffle=False)
+    data = data.map(operations=[vision.Rotate(370)], input_columns=["image"])
+    assert ds.serialize(data)["operations"][0]["tensor_op_params"]["degree"] == 10.0
