@@ -29,7 +29,9 @@ __all__ = ["compare", "deserialize", "serialize", "show"]
 _INTER_CODES = {"BILINEAR": 0, "NEAREST": 1, "BICUBIC": 2, "AREA": 3, "PILCUBIC": 4}
 _BORDER_CODES = {"CONSTANT": 0, "EDGE": 1, "REFLECT": 2, "SYMMETRIC": 3}
 _SHUFFLE_CODES = {"FALSE": 0, "FILES": 1, "GLOBAL": 2, "INFILE": 3}
-_ENUM_CODES = {"Inter": _INTER_CODES, "Border": _BORDER_CODES, "Shuffle": _SHUFFLE_CODES}
+_POLICY_CODES = {"IMAGENET": 0, "CIFAR10": 1, "SVHN": 2}
+_ENUM_CODES = {"Inter": _INTER_CODES, "Border": _BORDER_CODES, "Shuffle": _SHUFFLE_CODES,
+               "AutoAugmentPolicy": _POLICY_CODES}
 
 # the names MindSpore's JSON gives transforms whose class is named otherwise
 _OP_NAMES = {"HWC2CHW": "HwcToChw", "UniformAugment": "UniformAug"}
@@ -96,10 +98,34 @@ def _fill_arguments(params: dict) -> dict:
     return {"fill_value": value.item() if value.ndim == 0 else value}
 
 
+def _turn_params(params: dict, degrees) -> dict:
+    """Rotate's and RandomRotation's arguments as MindSpore's C++ JSON holds them: the degrees
+    as floats, no centre as [], the fill as three channels."""
+    fill = params.get("fill_value")
+    return {**params, **degrees, "center": [] if params.get("center") is None else
+            params["center"], "fill_value": [fill] * 3 if isinstance(fill, int) else fill}
+
+
+def _turn_arguments(params: dict) -> dict:
+    center, fill = params.get("center"), params.get("fill_value")
+    return {**params, "center": tuple(center) if center else None,
+            "fill_value": tuple(fill) if isinstance(fill, list) else fill}
+
+
+def _random_turn_params(params: dict) -> dict:
+    from ..vision.geometry import _rotation_range
+
+    degrees = [float(d) for d in _rotation_range(params["degrees"])]
+    return _turn_params(params, {"degrees": degrees})
+
+
 # the transforms whose arguments MindSpore's JSON holds otherwise: (to its params, from them)
 _PARAMS = {
-    "Rotate": (lambda p: {("degree" if k == "degrees" else k): v for k, v in p.items()},
-               lambda p: {("degrees" if k == "degree" else k): v for k, v in p.items()}),
+    "Rotate": (lambda p: _turn_params({k: v for k, v in p.items() if k != "degrees"},
+                                      {"degree": float(p["degrees"] % 360)}),
+               lambda p: _turn_arguments({("degrees" if k == "degree" else k): v
+                                          for k, v in p.items()})),
+    "RandomRotation": (_random_turn_params, _turn_arguments),
     "Fill": (_fill_params, _fill_arguments),
     # MindSpore's C++ Decode always gives RGB; to_pil is cellgraph's (MindSpore writes a
     # Pillow Decode as a Python transform)

@@ -216,9 +216,9 @@ def equalize_channel(channel: np.ndarray) -> np.ndarray:
     total = channel.size
     if hist[first] == total:
         return np.full_like(channel, first)
-    scale = np.float32(255.0 / (total - hist[first]))
+    scale = np.float32(255) / np.float32(total - hist[first])
     lut = np.zeros(256, np.uint8)
-    cumulative = np.cumsum(hist[first + 1:])
+    cumulative = np.cumsum(hist[first + 1:]).astype(np.float32)  # int * float in float
     lut[first + 1:] = np.clip(np.rint(cumulative * scale), 0, 255).astype(np.uint8)
     return lut[channel]
 
@@ -403,10 +403,9 @@ class AdjustContrast(_Adjust):
     def adjust(self, array):
         if array.dtype != np.uint8:
             return adjust_contrast(array, self.factor)
-        mean = int(_cv_gray(array).mean() + 0.5)  # MindSpore rounds the mean grey
-        out = array.astype(np.float32) * np.float32(self.factor) + \
-            np.float32(mean * (1 - self.factor))  # cv::Mat::convertTo(alpha, beta)
-        return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+        mean = np.rint(_cv_rgb_to_gray(array).mean())  # the mean grey, as a uint8 image
+        return cv_add_weighted(np.full_like(array, mean), 1.0 - float(np.float32(self.factor)),
+                               array, self.factor)
 
 
 class AdjustSaturation(_Adjust):
@@ -421,7 +420,8 @@ class AdjustSaturation(_Adjust):
     def adjust(self, array):
         if array.dtype != np.uint8:
             return adjust_saturation(array, self.factor)
-        return _cv_weighted(array, self.factor, _cv_gray(array)[..., None])
+        grey = np.repeat(_cv_rgb_to_gray(array)[..., None], 3, axis=2)
+        return cv_add_weighted(grey, 1.0 - float(np.float32(self.factor)), array, self.factor)
 
 
 class AdjustHue(_Adjust):
@@ -460,7 +460,7 @@ class AdjustSharpness(_Adjust):
 
         blurred = np.array(image.filter(ImageFilter.SMOOTH))
         blurred[[0, -1]], blurred[:, [0, -1]] = array[[0, -1]], array[:, [0, -1]]
-        return _cv_weighted(array, self.factor, blurred)
+        return cv_add_weighted(array, self.factor, blurred, 1.0 - float(np.float32(self.factor)))
 
     def __call__(self, image):
         array = image if isinstance(image, np.ndarray) else None
@@ -480,10 +480,18 @@ def _cv_gray(array: np.ndarray) -> np.ndarray:
     return ((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14).astype(np.uint8)
 
 
-def _cv_weighted(image: np.ndarray, factor: float, other) -> np.ndarray:
-    """cv::addWeighted(image, factor, other, 1 - factor, 0), rounded half to even."""
-    out = image.astype(np.float32) * np.float32(factor) + \
-        np.asarray(other, np.float32) * np.float32(1 - factor)
+def _cv_rgb_to_gray(array: np.ndarray) -> np.ndarray:
+    """cv::cvtColor(RGB2GRAY) of a uint8 image: 15-bit fixed-point weights, rounded."""
+    r, g, b = (array[..., i].astype(np.int64) for i in range(3))
+    return ((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15).astype(np.uint8)
+
+
+def cv_add_weighted(first: np.ndarray, alpha, second, beta) -> np.ndarray:
+    """cv::addWeighted(first, alpha, second, beta, 0) of uint8 images: in float32, as OpenCV's
+    vector loop computes it, fma(first, alpha, second * beta), then rounded half to even."""
+    alpha, beta = np.float32(alpha), np.float32(beta)
+    scaled = (np.asarray(second).astype(np.float32) * beta).astype(np.float64)
+    out = (first.astype(np.float64) * np.float64(alpha) + scaled).astype(np.float32)
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
