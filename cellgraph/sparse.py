@@ -60,6 +60,14 @@ class RowTensorInner:
         return (f"RowTensor(dense_shape={self.dense_shape}, dtype={self.dtype}, "
                 f"rows={abstract_of(self.indices).shape[0]})")
 
+    def graph_parts(self):
+        """(its Tensors, the rest): how a graph takes it as an argument or gives it back."""
+        return (self.indices, self.values), (self.dense_shape,)
+
+    @classmethod
+    def from_graph_parts(cls, static, parts):
+        return cls(*parts, *static)
+
     def to_dense(self):
         """The dense Tensor (rows listed twice add up)."""
         zeros = F.zeros(self.dense_shape, self.dtype)
@@ -121,6 +129,14 @@ class COOTensor:
                 f"indices={_part_text(self.indices)}, values={_part_text(self.values)})")
 
     # -- conversions ----------------------------------------------------------------------
+    def graph_parts(self):
+        """(its Tensors, the rest): how a graph takes it as an argument or gives it back."""
+        return (self.indices, self.values), (self.shape,)
+
+    @classmethod
+    def from_graph_parts(cls, static, parts):
+        return cls(*parts, *static)
+
     def to_dense(self):
         """The dense Tensor (values at repeated indices add up)."""
         zeros = F.zeros(self.shape, self.dtype)
@@ -333,6 +349,14 @@ class CSRTensor:
     # -- conversions ----------------------------------------------------------------------
     def to_tuple(self):
         return self.indptr, self.indices, self.values, self.shape
+
+    def graph_parts(self):
+        """(its Tensors, the rest): how a graph takes it as an argument or gives it back."""
+        return (self.indptr, self.indices, self.values), (self.shape,)
+
+    @classmethod
+    def from_graph_parts(cls, static, parts):
+        return cls(*parts, *static)
 
     def _row_ids(self):
         """The row of each stored value: how many rows end at or before its position."""

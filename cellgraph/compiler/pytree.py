@@ -9,7 +9,8 @@ from typing import Any
 @dataclass(frozen=True)
 class Tree:
     kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
-    # keys), "text" (a string known at run time: its parts), "static"
+    # keys), "text" (a string known at run time: its parts), "parts" (an object made of graph
+    # values, such as a sparse tensor: its parts), "static"
     children: tuple = ()
     static: Any = None
     mutable: bool = False  # a tuple, list or dict `mutable()` made (rebuilt as one)
@@ -114,6 +115,11 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
         leaves.append(v)
         return LEAF if scalar is None else Tree("scalar", (LEAF,),
                                                 static=(type(v).rebuild, scalar))
+    graph_parts = getattr(v, "graph_parts", None)  # an object of Tensors (a sparse tensor)
+    if graph_parts is not None:
+        parts, static = graph_parts()
+        return Tree("parts", tuple(_walk(p, is_leaf, leaves) for p in parts),
+                    static=(type(v).from_graph_parts, *static))
     parts = getattr(v, "runtime_parts", None)  # an f-string or format() with Tensor parts
     if parts is not None:
         return Tree("text", tuple(_walk(p, is_leaf, leaves) for p in parts))
@@ -165,7 +171,7 @@ def _build(t: Tree, it):
     if t.kind == "static":
         return t.static
     items = [_build(c, it) for c in t.children]
-    if t.kind in ("dynseq", "scalar"):
+    if t.kind in ("dynseq", "scalar", "parts"):
         return runtime_value(t, items)
     if t.kind == "text":
         return join_text(items)
@@ -180,8 +186,9 @@ def _build(t: Tree, it):
 
 def runtime_value(t: Tree, items: list):
     """A dynamic-length sequence or variable scalar: again one while a graph is built (its
-    leaves graph values), else the Python list, tuple or number the caller gets. Its class
-    rebuilds it (`static` holds its `rebuild` and what that needs)."""
+    leaves graph values), else the Python list, tuple or number the caller gets; an object of
+    graph values (a sparse tensor) made again of its parts. Its class rebuilds it (`static`
+    holds its `rebuild` or `from_graph_parts` and what that needs)."""
     rebuild, *static = t.static
     return rebuild(static, items)
 

@@ -88,6 +88,10 @@ def signature(value):
         return (type(value),) + tuple((k, signature(v)) for k, v in value.items())
     if isinstance(value, np.ndarray):  # a graph input like a Tensor: its type, not its values
         return ("nd", value.shape, value.dtype.str)
+    graph_parts = getattr(value, "graph_parts", None)  # a sparse tensor: its parts' types
+    if graph_parts is not None:
+        parts, static = graph_parts()
+        return (type(value), static, signature(parts))
     if isinstance(value, (float, np.floating)):  # by bits: -0.0 is not 0.0, NaN equals NaN
         return (type(value), float(value).hex())
     if type(value) is int and not INT64_MIN <= value <= INT64_MAX:
@@ -341,7 +345,8 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         env[name] = tree.static
         return name
     items = [_tree_expr(child, leaves, env) for child in tree.children]
-    if tree.kind in ("dynseq", "scalar"):  # a dynamic-length sequence, a variable scalar
+    if tree.kind in ("dynseq", "scalar", "parts"):  # a dynamic-length sequence, a variable
+        # scalar, an object of graph values (a sparse tensor)
         name = f"runtime_{len(env)}"
         env[name] = functools.partial(runtime_value, tree)
         return f"{name}([{', '.join(items)}])"
@@ -572,6 +577,8 @@ def tensor_leaves(args, _enclosing: tuple = ()) -> list:
             out.extend(tensor_leaves(items, (*_enclosing, id(a))))
         elif isinstance(a, np.ndarray):
             out.append(Tensor(a))
+        elif hasattr(a, "graph_parts"):  # a sparse tensor: its Tensors
+            out.extend(tensor_leaves(a.graph_parts()[0], _enclosing))
     return out
 
 
