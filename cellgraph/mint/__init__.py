@@ -533,7 +533,34 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return nn.functional.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
+from cellgraph._check_jit_forbidden_api import jit_forbidden_register  # noqa: F401
+from cellgraph.ops.primitive import constexpr  # noqa: F401
 from cellgraph.primitives import functional as _core
+
+# the names MindSpore's mint gives the operations its functions call (the same objects where
+# MindSpore's are): mint.cdist_ is ops.cdist, mint.flatten_ext mint.nn.functional.flatten, ...
+cdist_ = _ops.cdist
+flatten_ext, softmax_ext = nn.functional.flatten, nn.functional.softmax
+
+
+def squeeze_impl(input, axis):
+    """`input` without the size-1 axes of `axis` (MindSpore's squeeze primitive as mint.squeeze
+    calls it)."""
+    return _F.squeeze(input, axis)
+
+
+def _equal_ext_op():
+    import inspect
+
+    from cellgraph.ops.auto_generate import EqualExt
+
+    instance = EqualExt()
+    instance.__signature__ = inspect.Signature([inspect.Parameter(
+        n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("input", "other")])
+    return instance
+
+
+equal_ext_op = _equal_ext_op()  # the primitive instance mint.equal calls
 
 from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
 
