@@ -96,8 +96,17 @@ from .composite import (  # noqa: F401
     Map,
     MultitypeFuncGraph,
     Partial,
+    add_flags,
+    augassign_add,
+    augassign_div,
+    augassign_floordiv,
+    augassign_mod,
+    augassign_mul,
+    augassign_sub,
     clip_by_global_norm,
     partial,
+    tail,
+    zip_operation,
 )
 from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 

@@ -112,6 +112,10 @@ OPS_FROM_FUNCTIONAL = ("make_range", "isconstant", "is_sequence_shape_unknown",
                        "is_sequence_value_unknown", "is_dynamic_sequence_element_unknown",
                        *_SCALAR_OPS, *_VALUE_OPS, *_sequence_func.__all__)
 
+# the names `ops` takes from ops.composite that MindSpore's ops.functional does not hold
+COMPOSITE_ONLY = ("add_flags", "augassign_add", "augassign_div", "augassign_floordiv",
+                  "augassign_mod", "augassign_mul", "augassign_sub", "tail", "zip_operation")
+
 # (module, the names `ops` takes from it, or None: the names a star import takes)
 SOURCES = (
     (_array_func_attributes, None),
@@ -163,6 +167,7 @@ SOURCES = (
     (_loops, ("ForiLoop", "Scan", "WhileLoop")),
     (_composite, ("HyperMap", "Map", "MultitypeFuncGraph", "Partial",
                                  "clip_by_global_norm", "partial")),
+    (_composite, COMPOSITE_ONLY),
     (_custom_ops, ("Custom", "kernel", "ms_kernel")),
     (_inplace_func, tuple(_inplace_func.OPS_FUNCTIONS)),
     (_array_func_attributes, ("identity", "shape")),
@@ -234,6 +239,8 @@ def ops_function(name: str):
     (`ops.kernel`). Builtins' names are among them, as in MindSpore's F (`F.slice`, `F.min`,
     `F.all`): ops/functional.py, which keeps what it found as its globals, calls none of them."""
     value = ops_names().get(name)
+    if name in COMPOSITE_ONLY:
+        return None
     if name[:1].islower() and callable(value) and not isinstance(value, types.ModuleType) \
             and getattr(value, "__module__", None) != "cellgraph.ops.custom_ops":
         return value

@@ -1,9 +1,7 @@
 """The sequence and dict operations of MindSpore's `ops.functional` (`F.tuple_getitem`,
-`F.make_dict`, `F.zip_operation`, `F.reduced_shape`, ...): in MindSpore they are graph
-primitives and meta graphs; here they work on the Python tuples, lists and dicts a graph is
-built from, while it is built, and on the same values outside a graph. MindSpore's `tail` and
-`zip_operation` return None outside a graph (their Python `__call__` is empty); these return
-what they return in a graph."""
+`F.make_dict`, `F.reduced_shape`, ...): in MindSpore they are graph primitives; here they work
+on the Python tuples, lists and dicts a graph is built from, while it is built, and on the same
+values outside a graph."""
 from __future__ import annotations
 
 from cellgraph.compiler.builder import Tracer
@@ -11,8 +9,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, IndexVal
 
 __all__ = ["dict_getitem", "dict_setitem", "in_dict", "list_equal", "list_getitem", "list_len",
            "list_setitem", "make_dict", "make_list", "make_slice", "not_in_dict",
-           "reduced_shape", "shape_mul", "tail", "tuple_equal", "tuple_getitem",
-           "tuple_reversed", "tuple_setitem", "zip_operation"]
+           "reduced_shape", "shape_mul", "tuple_equal", "tuple_getitem", "tuple_reversed",
+           "tuple_setitem"]
 
 _TYPE_NAMES = ((bool, "Bool"), (int, "Int64"), (float, "Float32"), (str, "String"),
                (tuple, "Tuple"), (list, "List"), (dict, "Dictionary"))
@@ -175,26 +173,6 @@ def make_slice(*args) -> slice:
         raise RuntimeError(f"For 'make_slice', the number of input should be 3, but got "
                            f"{len(args)}")
     return slice(*args)
-
-
-def tail(data):
-    """A tuple or list without its first item (empty stays empty)."""
-    if not isinstance(data, (tuple, list)):
-        raise RuntimeError(  # noqa: TRY004 (MindSpore's type)
-            f"'Tail' arg0 must be tuple or list, but got {_type_name(data)}")
-    return data[1:]
-
-
-def zip_operation(*sequences) -> tuple:
-    """`tuple(zip(*sequences))`: tuples of the sequences' items, as long as the shortest."""
-    if not sequences:
-        raise RuntimeError("The zip operator must have at least 1 argument, but the size of "
-                           "arguments is 0.")
-    for value in sequences:
-        if not isinstance(value, (tuple, list)):
-            raise DTypeError(f"For 'zip_operation', each input should be a tuple or list, but "
-                             f"got {_type_name(value)}.")
-    return tuple(zip(*sequences))
 
 
 def shape_mul(input_data) -> int:

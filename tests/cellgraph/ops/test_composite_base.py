@@ -32,3 +32,34 @@ def test_grad_operation_from_base_differentiates_a_network():
 
     x = ms.Tensor(np.float32([[1.0, 1.0]]))
     np.testing.assert_allclose(Grad(Dense())(x).asnumpy(), [[3.0, 7.0]])
+
+
+def test_augassign_as_mindspore():
+    """MindSpore 2.10: `ops.augassign_add(x, y)` is x + y; a Tensor x is updated in place inside
+    a graph (the caller's Tensor holds the result), not in PyNative; two numbers go through
+    the scalar operations."""
+    import numpy as np
+    import pytest
+
+    from cellgraph import Tensor, nn, ops
+
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    out = ops.augassign_add(x, Tensor(np.array([10.0, 20.0], np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [11.0, 22.0])
+    np.testing.assert_allclose(x.asnumpy(), [1.0, 2.0])
+    np.testing.assert_allclose(ops.augassign_sub(x, 1.0).asnumpy(), [0.0, 1.0])
+
+    class Net(nn.Cell):
+        def construct(self, a, b):
+            return ops.augassign_mul(a, b)
+
+    a = Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(Net()(a, Tensor(np.array([3.0, 3.0], np.float32))).asnumpy(),
+                               [3.0, 6.0])
+    np.testing.assert_allclose(a.asnumpy(), [3.0, 6.0])
+    assert ops.augassign_sub(5, 2) == 3 and ops.augassign_add("a", "b") == "ab"
+    assert ops.augassign_add((1,), (2,)) == (1, 2) and ops.augassign_mul([1], 2) == [1, 1]
+    assert ops.augassign_div(7, 2) == 3.5 and ops.augassign_floordiv(7, 2) == 3
+    assert ops.augassign_mod(7, 2) == 1
+    with pytest.raises(ValueError, match="The divisor could not be zero"):
+        ops.augassign_div(1, 0)

@@ -9,18 +9,20 @@ import pytest
 import cellgraph as ms
 from cellgraph import ops
 from cellgraph.ops import function, functional, operations
-from cellgraph.ops.function import array_func, math_func, nn_func
+from cellgraph.ops.function import _namespace, array_func, math_func, nn_func
 
 
 def _functional_ops() -> list:
     return [n for n, v in vars(ops).items() if n[:1].islower() and callable(v)
             and not isinstance(v, types.ModuleType) and n not in ops.COMMUNICATION
+            and n not in _namespace.COMPOSITE_ONLY
             and getattr(v, "__module__", None) not in _OWN_MODULES]
 
 
 # ops's names that MindSpore's ops.functional and ops.operations do not carry either: Custom's
 # decorators, the operator-registration builders, `TensorToTuple` (of `_sequence_ops`) and the
-# collectives of ops.communication (ops.COMMUNICATION)
+# collectives of ops.communication (ops.COMMUNICATION) and composite's tail, zip_operation,
+# add_flags and augassign_* (_namespace.COMPOSITE_ONLY)
 _OWN_MODULES = ("cellgraph.ops.custom_ops", "cellgraph.ops.op_info_register",
                 "cellgraph.ops.operations._sequence_ops")
 
@@ -110,8 +112,15 @@ def test_ops_re_exports_the_collectives_of_ops_communication():
 
 
 def test_ops_holds_the_functional_operations_on_graph_values():
-    from cellgraph.ops.function import _namespace
-
     for name in _namespace.OPS_FROM_FUNCTIONAL:
         assert getattr(ops, name) is getattr(functional, name), name
     assert ops.scalar_add(2, 3) == 5 and ops.make_range(3) == (0, 1, 2)
+
+
+def test_composite_s_names_in_ops_are_not_functional_s():
+    # MindSpore 2.10: ops.tail is ops.composite.tail, and ops.functional has no tail
+    from cellgraph.ops import composite
+
+    for name in _namespace.COMPOSITE_ONLY:
+        assert getattr(ops, name) is getattr(composite, name), name
+        assert name in composite.__all__ and not hasattr(functional, name), name

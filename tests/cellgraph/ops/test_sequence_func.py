@@ -1,5 +1,5 @@
-"""ops.functional's operations on a graph's tuples, lists and dicts (ops/function/sequence_func.py),
-and `ops` holding them as MindSpore's ops does. Expected values and errors are MindSpore 2.10's,
+"""ops.functional's operations on a graph's tuples, lists and dicts (ops/function/sequence_func.py)
+and ops.composite's tail and zip_operation, and `ops` holding them as MindSpore's ops does. Expected values and errors are MindSpore 2.10's,
 run in a compiled construct (in PyNative MindSpore runs most of them the same way; its `tail` and
 `zip_operation` return None there)."""
 import re
@@ -86,15 +86,15 @@ def _compiled(fn, args):
 
 @pytest.mark.parametrize(("name", "args", "expected"), RESULTS)
 def test_results_eagerly_and_compiled(name, args, expected):
-    fn = getattr(F, name)
-    assert getattr(ops, name) is fn
+    fn = getattr(ops, name)  # F's, but tail and zip_operation are ops.composite's only
+    assert getattr(F, name, fn) is fn
     for result in (fn(*args), _compiled(fn, args)):
         assert result == expected and type(result) is type(expected)
 
 
 @pytest.mark.parametrize(("name", "args", "kind", "message"), ERRORS)
 def test_errors_eagerly_and_compiled(name, args, kind, message):
-    fn = getattr(F, name)
+    fn = getattr(ops, name)
     with pytest.raises(kind) as eager:
         fn(*args)
     assert str(eager.value).startswith(message)
@@ -113,7 +113,7 @@ def test_tensors_in_sequences_compare_by_type_and_value_and_pass_through():
     class Net(nn.Cell):
         def construct(self, x):
             pair = F.make_list(x, F.tuple_getitem((x, 2), 1))
-            return F.tuple_equal((x,), (x,)), pair[0] * pair[1], F.zip_operation((x,), (1,))
+            return F.tuple_equal((x,), (x,)), pair[0] * pair[1], ops.zip_operation((x,), (1,))
 
     same, doubled, zipped = Net()(Tensor(np.array([1.0, 2.0], np.float32)))
     assert same is True
