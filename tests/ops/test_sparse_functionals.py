@@ -168,6 +168,15 @@ def test_conversions_and_products_eagerly_and_in_a_graph():
                                       [0, 1, 3, 3])
     with pytest.raises(TypeError, match="csr_to_dense, input argument must be a CSRTensor"):
         ops.csr_to_dense(A)
+    # MindSpore 2.10's checks
+    with pytest.raises(TypeError, match="The dtype of row_indices only support Int32 for now, "
+                                        "but got Int64."):
+        ops.coo2csr(Tensor(np.array([0, 1], np.int64)), 2)
+    with pytest.raises(TypeError, match="The dtype of Indptr only support Int32 for now, but "
+                                        "got Int64."):
+        ops.csr2coo(Tensor(np.array([0, 1, 2], np.int64)), 2)
+    with pytest.raises(ValueError, match="Currently, only support Integer height."):
+        ops.coo2csr(Tensor(np.array([0, 1], np.int32)), 2.0)
 
 
 def test_csr_mm_as_mindspore_s_example():

@@ -240,15 +240,27 @@ def _row_ids(indptr, count: int):
                   abstract_of(indptr).dtype)
 
 
+def _int32(name: str, value):
+    if abstract_of(value).dtype != dt.int32:
+        raise DTypeError(f"The dtype of {name} only support Int32 for now, but got "
+                         f"{abstract_of(value).dtype}.")
+
+
 def csr2coo(indptr, nnz):
     """The row of each of the `nnz` stored values of a CSR matrix with row pointers `indptr`
-    (MindSpore's CSR2COO): shape (nnz,), indptr's dtype."""
+    (MindSpore's CSR2COO): shape (nnz,), int32 as indptr."""
+    _int32("Indptr", indptr)
+    if isinstance(nnz, bool) or not isinstance(nnz, numbers.Integral):
+        raise ArgumentValueError("Currently, only support Integer nnz.")
     return _row_ids(indptr, nnz)
 
 
 def coo2csr(row_indices, height):
     """The row pointers (height + 1,) of a CSR matrix whose stored values lie in the sorted
-    rows `row_indices` (MindSpore's COO2CSR), row_indices' dtype."""
+    rows `row_indices` (MindSpore's COO2CSR), int32 as row_indices."""
+    _int32("row_indices", row_indices)
+    if isinstance(height, bool) or not isinstance(height, numbers.Integral):
+        raise ArgumentValueError("Currently, only support Integer height.")
     rows = F.expand_dims(row_indices, 0)
     bounds = F.expand_dims(F.cast(A.cast(np.arange(height + 1), dtype=dt.int64),
                                   abstract_of(row_indices).dtype), 1)
