@@ -7,7 +7,7 @@ from __future__ import annotations
 from cellgraph.compiler.builder import Tracer
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, IndexValueError
 
-__all__ = ["dict_getitem", "dict_setitem", "in_dict", "list_equal", "list_getitem", "list_len",
+__all__ = ["broadcast_gradient_args", "dict_getitem", "dict_setitem", "in_dict", "list_equal", "list_getitem", "list_len",
            "list_setitem", "make_dict", "make_list", "make_slice", "not_in_dict",
            "reduced_shape", "shape_mul", "tuple_equal", "tuple_getitem", "tuple_reversed",
            "tuple_setitem"]
@@ -200,3 +200,29 @@ def reduced_shape(shape, axis) -> tuple:
                                f"but got {a}")
     reduced = {a % rank for a in axes} if axes else set(range(rank))
     return tuple(1 if i in reduced else size for i, size in enumerate(shape))
+
+
+def broadcast_gradient_args(x_shape, y_shape) -> tuple:
+    """(the axes x's gradient sums over, those of y's) when x and y of these shapes were
+    broadcast together: the axes of the result where one has size 1 and the other not, or
+    both have size 1; ((), ()) for equal shapes."""
+    for value in (x_shape, y_shape):
+        _expect("BroadcastGradientArgs", value, tuple, "Tuple")
+    if tuple(x_shape) == tuple(y_shape):
+        return (), ()
+    rank = max(len(x_shape), len(y_shape))
+    x_full = (1,) * (rank - len(x_shape)) + tuple(x_shape)
+    y_full = (1,) * (rank - len(y_shape)) + tuple(y_shape)
+    x_axes, y_axes = [], []
+    for axis, (x_size, y_size) in enumerate(zip(x_full, y_full)):
+        if x_size == y_size:
+            if x_size == 1:
+                x_axes.append(axis)
+                y_axes.append(axis)
+        elif x_size == 1:
+            x_axes.append(axis)
+        elif y_size == 1:
+            y_axes.append(axis)
+        else:
+            raise RuntimeError("Not compatible shape input for BroadcastGradientArgs.")
+    return tuple(x_axes), tuple(y_axes)

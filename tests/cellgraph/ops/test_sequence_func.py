@@ -41,6 +41,12 @@ RESULTS = [
     ("reduced_shape", ((2, 3, 4), (1,)), (2, 1, 4)), ("reduced_shape", ((2, 3, 4), ()), (1, 1, 1)),
     ("reduced_shape", ((2, 3, 4), (0, 2)), (1, 3, 1)),
     ("reduced_shape", ((2, 3, 4), -1), (2, 3, 1)),
+    ("broadcast_gradient_args", ((2, 3), (3,)), ((), (0,))),
+    ("broadcast_gradient_args", ((4, 1, 3), (5, 1)), ((1,), (0, 2))),
+    ("broadcast_gradient_args", ((1,), (2, 2)), ((0, 1), ())),
+    ("broadcast_gradient_args", ((2, 3), (2, 3)), ((), ())),
+    ("broadcast_gradient_args", ((), (3,)), ((0,), ())),
+    ("broadcast_gradient_args", ((-1, 3), (3,)), ((), (0,))),
 ]
 
 # (name, arguments, MindSpore 2.10's exception type, the start of its message)
@@ -70,6 +76,8 @@ ERRORS = [
     ("zip_operation", ((1, 2), 3), TypeError, ""),  # MindSpore: Python's "'int' object is not ..."
     ("shape_mul", ([2, 3],), TypeError, "For 'shape_mul', input[0] should be Tuple"),
     ("shape_mul", ((2, 3.0),), RuntimeError, "Cast failed, original value: 3.0"),
+    ("broadcast_gradient_args", ((2, 3), (4,)), RuntimeError,
+     "Not compatible shape input for BroadcastGradientArgs."),
     ("reduced_shape", ((2, 3), 2), RuntimeError,
      ("For primitive[reduced_shape], input_x's rank is 2, while the 'axis' value should be in "
       "the range [-2, 2), but got 2")),
