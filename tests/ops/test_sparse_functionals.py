@@ -239,3 +239,23 @@ def test_sparse_segment_mean_as_mindspore():
     with pytest.raises(ValueError, match="the size of 'indices' and 'segment_ids' must be the "
                                          "same, but got 3 vs 2."):
         ops.sparse_segment_mean(x, ids32, Tensor(np.array([0, 0], np.int32)))
+
+
+def test_csr_primitives_over_the_parts():
+    from cellgraph.ops.operations import _csr_ops
+
+    parts = (E.indptr, E.indices, E.values, E.shape)
+    dense = Tensor(np.array([[1.0, 10.0]], np.float32))
+    np.testing.assert_allclose(_csr_ops.CSRMul()(*parts, dense).asnumpy(), [20.0, 3.0])
+    np.testing.assert_allclose(_csr_ops.CSRDiv()(*parts, dense).asnumpy(), [0.2, 3.0], rtol=1e-6)
+    np.testing.assert_allclose(_csr_ops.CSRMV()(*parts, Tensor([[1.0], [10.0]])).asnumpy(),
+                               [[20.0], [3.0], [0.0]])
+    np.testing.assert_allclose(_csr_ops.CSRMM()(*parts, Tensor(np.eye(2, dtype=np.float32)))
+                               .asnumpy(), [[0, 2], [3, 0], [0, 0]])
+    np.testing.assert_allclose(_csr_ops.CSRReduceSum()(*parts, 1).asnumpy(), [[2.0], [3.0], [0.0]])
+    np.testing.assert_allclose(_csr_ops.CSRGather()(E.indptr, E.indices,
+                                                    Tensor(np.arange(6.0).reshape(3, 2)),
+                                                    (3, 2)).asnumpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(_csr_ops.CSR2COO()(E.indptr, 2).asnumpy(), [0, 1])
+    rows = Tensor(np.array([0, 1], np.int32))
+    np.testing.assert_array_equal(_csr_ops.COO2CSR()(rows, 2).asnumpy(), [0, 1, 2])
