@@ -104,6 +104,7 @@ from .composite import (  # noqa: F401
     augassign_mul,
     augassign_sub,
     clip_by_global_norm,
+    hyper_add,
     partial,
     tail,
     zip_operation,

@@ -28,6 +28,7 @@ from cellgraph.primitives.functional import ones_like, zeros_like
 from cellgraph.primitives.nn_functional import clip_by_value
 from cellgraph.vectorize import vmap
 
+from .multitype_ops.add_impl import add_backward as _add_backward
 from .multitype_ops.augassign_impl import (
     augassign_add,
     augassign_div,
@@ -53,6 +54,7 @@ __all__ = [
     "clip_by_global_norm",
     "clip_by_value",
     "grad",
+    "hyper_add",
     "jvp",
     "multinomial",
     "ones_like",
@@ -199,6 +201,9 @@ class HyperMap:
         out = [self._map(fn, [s[i] if _is_sequence(s) else s for s in seqs], top=False)
                for i in range(lengths.pop())]
         return list(out) if kind is list else tuple(out)
+
+
+hyper_add = HyperMap(_add_backward)  # MindSpore's: sums gradients leaf by leaf
 
 
 class Map(HyperMap):

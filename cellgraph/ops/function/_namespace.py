@@ -114,7 +114,8 @@ OPS_FROM_FUNCTIONAL = ("make_range", "isconstant", "is_sequence_shape_unknown",
 
 # the names `ops` takes from ops.composite that MindSpore's ops.functional does not hold
 COMPOSITE_ONLY = ("add_flags", "augassign_add", "augassign_div", "augassign_floordiv",
-                  "augassign_mod", "augassign_mul", "augassign_sub", "tail", "zip_operation")
+                  "augassign_mod", "augassign_mul", "augassign_sub", "hyper_add", "tail",
+                  "zip_operation")
 
 # (module, the names `ops` takes from it, or None: the names a star import takes)
 SOURCES = (

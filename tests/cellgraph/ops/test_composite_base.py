@@ -63,3 +63,30 @@ def test_augassign_as_mindspore():
     assert ops.augassign_mod(7, 2) == 1
     with pytest.raises(ValueError, match="The divisor could not be zero"):
         ops.augassign_div(1, 0)
+
+
+def test_hyper_add_as_mindspore():
+    """MindSpore 2.10: ops.hyper_add sums leaf by leaf, Tensors of one shape only."""
+    import numpy as np
+    import pytest
+
+    from cellgraph import Tensor, nn, ops
+    from cellgraph.ops import composite
+
+    assert ops.hyper_add is composite.hyper_add
+    ones = Tensor(np.ones(2, np.float32))
+    summed, number = ops.hyper_add((ones, 1), (ones, 2.5))
+    np.testing.assert_allclose(summed.asnumpy(), [2.0, 2.0])
+    assert number == 3.5
+    assert ops.hyper_add((1, (2, 3)), (4, (5, 6))) == (5, (7, 9))
+    with pytest.raises(ValueError, match=r"For 'AddN', input shape must be same, but got shape "
+                                         r"of input\[1\]: \(2, 2\), shape of input\[0\]: \(2\)."):
+        ops.hyper_add(ones, Tensor(np.ones((2, 2), np.float32)))
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return ops.hyper_add((x, 1), (y, 2))
+
+    out, two = Net()(ones, ones)
+    np.testing.assert_allclose(out.asnumpy(), [2.0, 2.0])
+    assert two == 3

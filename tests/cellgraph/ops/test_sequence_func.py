@@ -126,7 +126,8 @@ def test_tensors_in_sequences_compare_by_type_and_value_and_pass_through():
     same, doubled, zipped = Net()(Tensor(np.array([1.0, 2.0], np.float32)))
     assert same is True
     np.testing.assert_allclose(doubled.asnumpy(), [2.0, 4.0])
-    np.testing.assert_allclose(zipped[0][0].asnumpy(), [1.0, 2.0]) and zipped[0][1] == 1
+    np.testing.assert_allclose(zipped[0][0].asnumpy(), [1.0, 2.0])
+    assert zipped[0][1] == 1
 
 
 def test_shape_and_reshape_primitive_instances():
