@@ -543,6 +543,14 @@ cdist_ = _ops.cdist
 flatten_ext, softmax_ext = nn.functional.flatten, nn.functional.softmax
 
 
+def addr_(input, vec1, vec2, beta=1, alpha=1):
+    """`input` set to beta * input + alpha * (the outer product of vec1 and vec2), in place
+    (MindSpore's inplace_addr)."""
+    from cellgraph.compiler.effects import update_in_place
+
+    return update_in_place(input, _ops.addr(input, vec1, vec2, beta=beta, alpha=alpha))
+
+
 def squeeze_impl(input, axis):
     """`input` without the size-1 axes of `axis` (MindSpore's squeeze primitive as mint.squeeze
     calls it)."""

@@ -463,6 +463,13 @@ def inplace_silu(input):
 silu_func = _ops.silu
 
 
+def norm_ext(input, p="fro", dim=None, keepdim=False, *, dtype=None):
+    """mint.norm (MindSpore's norm_ext, which mint.norm is)."""
+    from cellgraph import mint
+
+    return mint.norm(input, p, dim, keepdim, dtype=dtype)
+
+
 # the primitives whose declaration spells them here (`spellings=("mint.nn.functional",)`), where
 # this module does not write the name itself
 for _prim in _PRIMITIVES.values():
