@@ -61,6 +61,7 @@ class RowTensorInner:
         return (f"RowTensor(dense_shape={self.dense_shape}, dtype={self.dtype}, "
                 f"rows={abstract_of(self.indices).shape[0]})")
 
+
     def to_dense(self):
         """The dense Tensor (rows listed twice add up)."""
         zeros = F.zeros(self.dense_shape, self.dtype)
@@ -123,6 +124,7 @@ class COOTensor:
                 f"indices={_part_text(self.indices)}, values={_part_text(self.values)})")
 
     # -- conversions ----------------------------------------------------------------------
+
     def to_dense(self):
         """The dense Tensor (values at repeated indices add up)."""
         zeros = F.zeros(self.shape, self.dtype)
@@ -336,6 +338,7 @@ class CSRTensor:
     # -- conversions ----------------------------------------------------------------------
     def to_tuple(self):
         return self.indptr, self.indices, self.values, self.shape
+
 
     def _row_ids(self):
         """The row of each stored value: how many rows end at or before its position."""

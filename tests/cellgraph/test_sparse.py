@@ -270,3 +270,28 @@ def test_sparse_tensors_pass_into_and_out_of_a_graph():
     assert type(grad) is COOTensor and grad.shape == (3, 4)
     np.testing.assert_array_equal(grad.indices.asnumpy(), np.zeros((3, 2)))
     np.testing.assert_allclose(grad.values.asnumpy(), [1.0, 1.0, 1.0])
+
+
+def test_a_graph_takes_sparse_tensors_as_inputs_and_gives_them_back():
+    """A sparse tensor passed to a graph is its parts (Tensors: one graph serves every tensor
+    of those parts' shapes and dtypes), and one the graph returns holds the computed Tensors."""
+    from cellgraph.runtime.executor import signature, tensor_leaves
+
+    def csr(values):
+        return ms.CSRTensor(Tensor(np.array([0, 1, 2, 2], np.int32)),
+                            Tensor(np.array([1, 0], np.int32)),
+                            Tensor(np.array(values, np.float32)), (3, 2))
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * 2.0, x.to_coo()
+
+    net = Net()
+    for values in ([2.0, 3.0], [5.0, 7.0]):
+        doubled, coo = net(csr(values))
+        assert isinstance(doubled, ms.CSRTensor) and isinstance(doubled.values, Tensor)
+        np.testing.assert_allclose(doubled.values.asnumpy(), np.array(values) * 2)
+        assert isinstance(coo, ms.COOTensor) and coo.shape == (3, 2)
+        np.testing.assert_array_equal(coo.indices.asnumpy(), [[0, 1], [1, 0]])
+    assert signature(csr([1.0, 2.0])) == signature(csr([3.0, 4.0]))
+    assert len(tensor_leaves((csr([1.0, 2.0]),))) == 3
