@@ -48,13 +48,22 @@ def join(a: TensorType, b: TensorType) -> TensorType | None:
     """The type of a value that is `a` on one path and `b` on another: unknown (None) dims where
     they differ; None when they cannot be joined (different dtypes or ranks)."""
     a, b = a.strong(), b.strong()
-    if a.dtype != b.dtype or a.ndim != b.ndim:
+    if a.dtype != b.dtype:
+        return None
+    if {a.shape, b.shape} == {(), (1,)}:  # one element either way (MindSpore joins them):
+        return TensorType((1,), a.dtype)  # the vector, which holds the scalar too
+    if a.ndim != b.ndim:
         return None
     return TensorType(tuple(x if x == y else None for x, y in zip(a.shape, b.shape)), a.dtype)
 
 
 def with_type(value, aval: TensorType):
-    """`value` typed as `aval` (whose dims are the same or unknown)."""
+    """`value` typed as `aval` (whose dims are the same or unknown; a scalar becomes the
+    one-element vector `join` gives for it)."""
     if abstract_of(value).strong() == aval:
         return value
+    if abstract_of(value).shape == () and aval.shape == (1,):
+        from cellgraph.primitives.array_ops import reshape
+
+        return reshape(value, shape=(1,))
     return set_dims_p(value, shape=aval.shape)

@@ -94,6 +94,19 @@ def variable_scalar(value) -> RuntimeScalar:
 _builder.variable_scalar = variable_scalar  # Tracer.item()
 
 
+def runtime_shape(value) -> tuple:
+    """The shape of a graph value as a tuple: ints, and a variable scalar read when the graph
+    runs for each size known only then (what `x.shape` and `ops.shape` give in a construct,
+    as MindSpore's graphs give them)."""
+    from cellgraph.primitives.dynamic_ops import shape_of
+
+    sizes = tuple(abstract_of(value).shape)
+    if None not in sizes:
+        return sizes
+    runtime = shape_of(value)
+    return tuple(variable_scalar(runtime[i]) if d is None else d for i, d in enumerate(sizes))
+
+
 def is_runtime_scalar(value) -> bool:
     return isinstance(value, RuntimeScalar)
 

@@ -123,3 +123,28 @@ def test_second_order_through_a_loop_that_carries_nothing():
 
     x, y = np.array([2.0]), np.array([2.0])
     check_grads(lambda a, b: IdleLoop()(a, b).sum(), (x, y), order=2)
+
+
+def test_a_scalar_and_a_one_element_vector_join():
+    """A Tensor `if` whose branches give shapes () and (1,), and a `while` that turns a scalar
+    into a one-element vector: MindSpore 2.10 joins them (its result takes the shape of the
+    path that ran); here the joined value is the one-element vector either way."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Branches(nn.Cell):
+        def construct(self, x):
+            if x.any():
+                return x.any()
+            return Tensor([True])
+
+    class Grows(nn.Cell):
+        def construct(self, x, y):
+            while x < 3:
+                y = ops.ones((1,), ms.int32) + y
+                x = x + 1
+            return y
+
+    assert Branches()(Tensor([1, 0])).asnumpy().tolist() == [True]
+    assert Branches()(Tensor([0, 0])).asnumpy().tolist() == [True]
+    assert Grows()(Tensor([0], ms.int32), Tensor(2, ms.int32)).asnumpy().tolist() == [5]
+    assert Grows()(Tensor([5], ms.int32), Tensor(2, ms.int32)).asnumpy().tolist() == [2]

@@ -91,14 +91,11 @@ def shape(input_x) -> tuple:
     if not is_value(input_x) or isinstance(input_x, (numbers.Number, np.ndarray)):
         raise DTypeError(f"For primitive[Shape], the input argument must be Tensor, but got "
                          f"{type(input_x)}.")
-    sizes = tuple(input_x.shape)
-    if None not in sizes:
-        return sizes
-    from cellgraph.compiler.dynamic_sequence import variable_scalar
-    from cellgraph.primitives.dynamic_ops import shape_of
+    if None not in tuple(input_x.shape):
+        return tuple(input_x.shape)
+    from cellgraph.compiler.dynamic_sequence import runtime_shape
 
-    runtime = shape_of(input_x)
-    return tuple(variable_scalar(runtime[i]) if d is None else d for i, d in enumerate(sizes))
+    return runtime_shape(input_x)
 
 
 def dtype(x):
