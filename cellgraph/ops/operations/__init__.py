@@ -68,7 +68,12 @@ __all__.extend(_unfiled)
 SUMMARY_OPERATIONS = {name: ("cellgraph.train.summary", name) for name in (
     "ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")}
 # `Morph` (debug_ops) subclasses ops.primitive's classes, which load after this package
-LAZY_OPERATIONS = {**SUMMARY_OPERATIONS, "Morph": ("cellgraph.ops.operations.debug_ops", "Morph")}
+# the classes MindSpore's ops.operations takes from its generated definitions (ops.auto_generate,
+# which is built over `ops` and so loads after it)
+GENERATED_OPERATIONS = {name: ("cellgraph.ops.auto_generate.gen_ops_prim", name) for name in (
+    "LerpScalar", "LogSoftmaxExt", "Roll", "ScalarCast", "Sinc")}
+LAZY_OPERATIONS = {**SUMMARY_OPERATIONS, **GENERATED_OPERATIONS,
+                   "Morph": ("cellgraph.ops.operations.debug_ops", "Morph")}
 _lazy_getattr = _lazy_names(globals(), LAZY_OPERATIONS)[0]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph._checkparam import check_value_type
 from cellgraph.common.apply_ops import (
     ScatterAdd,
     ScatterNdAdd,
@@ -78,7 +79,7 @@ from cellgraph.ops.function.array_func.shape import (
 )
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.math_func.creation import _range, tril_indices, triu_indices
-from cellgraph.ops.function.math_func.elementwise import mvlgamma, population_count
+from cellgraph.ops.function.math_func.elementwise import isinf, isnan, mvlgamma, population_count
 from cellgraph.ops.function.math_func.linalg import lstsq
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.basic import channel_shuffle
@@ -96,6 +97,7 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, normalize_axis, value_input
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -105,7 +107,7 @@ from cellgraph.primitives.errors import (
 )
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.nn_functional import argmax
-from cellgraph.primitives.sort_ops import searchsorted
+from cellgraph.primitives.sort_ops import searchsorted, tensor_scatter_elements_
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
            "ConcatOffsetV1", "ConjugateTranspose", "DType", "ExpandDims", "ExtractImagePatches", "Eye",
@@ -863,6 +865,118 @@ _FUNCTION_CLASSES = {
 __all__ += ["GatherV2", "Pack", "Unpack"]
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
+
+
+# ----- MindSpore's deprecated array classes its CPU kernels still run
+
+
+def _tensor_type(value) -> str:
+    """MindSpore's name of a value's type in its errors: `Tensor[Float32]`, `int`, ..."""
+    if is_tensor(value) and not isinstance(value, np.ndarray):
+        return f"Tensor[{abstract_of(value).dtype}]"
+    return type(value).__name__
+
+
+def _unravel_index(indices, dims):
+    """The coordinates of the flat `indices` (0-D or 1-D) in an array of shape `dims` (1-D, of
+    the same int32/int64 dtype), one row per dimension: `(len(dims), n)`, or `(len(dims),)` for
+    a 0-D `indices`. `dims` is read when the graph is built; an index that is negative or past
+    the array's size is MindSpore's ValueError when it runs."""
+    op = "For primitive[UnravelIndex]"
+    for name, value in (("dims", dims), ("indices", indices)):
+        if not is_tensor(value) or abstract_of(value).dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"{op}, the input argument[{name}] must be a type of "
+                             f"{{Tensor[Int32], Tensor[Int64]}}, but got {_tensor_type(value)}.")
+    if abstract_of(indices).dtype != abstract_of(dims).dtype:
+        raise DTypeError(f"{op}, the input type must be same.")
+    if abstract_of(dims).ndim != 1:
+        raise ArgumentValueError(f"{op}, the dims shape must be equal to 1, but got "
+                                 f"{abstract_of(dims).ndim}.")
+    if abstract_of(indices).ndim > 1:
+        raise ArgumentValueError(f"{op}, the indices shape must be equal to 1, but got "
+                                 f"{abstract_of(indices).ndim}.")
+    sizes = [int(n) for n in value_input(dims, "UnravelIndex", "dims")]
+    indices = check_range(indices, low=0, high=max(int(np.prod(sizes)), 1), what="index",
+                          op="UnravelIndex", error="value")
+    strides = np.cumprod([1, *sizes[::-1]])[:-1][::-1]
+    return F.stack([F.floor_mod(F.floor_div(indices, int(stride)), size)
+                    for stride, size in zip(strides, sizes)], 0)
+
+
+def _identity_n(x):
+    """The Tensors of the list or tuple `x`, as a tuple."""
+    if not isinstance(x, (list, tuple)) or not all(is_tensor(v) for v in x):
+        raise DTypeError(f"For [IdentityN] should have ListTensor or TupleTensor input but get "
+                         f"{_tensor_type(x)}")
+    return tuple(identity(v) for v in x)
+
+
+def _parallel_concat(values):
+    """The Tensors of `values`, each of first dimension 1 and all of one shape and dtype,
+    joined along the first axis."""
+    op = "ParallelConcat"
+    if not isinstance(values, (list, tuple)) or not all(is_tensor(v) for v in values):
+        raise DTypeError(f"For '{op}', the input must be a tuple or list of Tensors, but got "
+                         f"{_tensor_type(values)}.")
+    avals = [abstract_of(v) for v in values]
+    if any(a.dtype != avals[0].dtype for a in avals):
+        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    for i, aval in [*enumerate(avals)][1:] + [(0, avals[0])]:  # MindSpore's order
+        if aval.ndim < 1:
+            raise ArgumentValueError(f"For [{op}], the rank of input x{i} must be greater than "
+                                     f"0, but got {aval.ndim}.")
+        if aval.shape[0] != 1:
+            raise ArgumentValueError(f"For primitive[{op}], the x{i}.shape[0] must be equal to "
+                                     f"1, but got {aval.shape[0]}.")
+        if aval.ndim != avals[0].ndim:
+            raise ArgumentValueError(f"For [{op}], the rank of all elements should be the "
+                                     f"same, but got {avals[0].ndim} and {aval.ndim}.")
+        for d in range(1, aval.ndim):
+            if aval.shape[d] != avals[0].shape[d]:
+                raise ArgumentValueError(
+                    f"For [{op}], the shape of all elements should be the same, but got "
+                    f"x0.shape[{d}] = [{avals[0].shape[d]}] and x{i}.shape[{d}] = "
+                    f"[{aval.shape[d]}].")
+    return F.concat(tuple(values), 0)
+
+
+class ScatterAddWithAxis(PrimitiveClass):
+    """`ops.ScatterAddWithAxis(axis=0)(input_x, indices, updates)`: `input_x` with `updates`
+    (cast to its dtype) added along `axis` at `indices`, as TensorScatterElements with reduction
+    "add" (MindSpore's class, deprecated; `input_x` itself is not written). An index past the
+    axis is MindSpore's ValueError when it runs."""
+
+    def __init__(self, axis=0):
+        self.axis = check_value_type("axis", axis, [int], "ScatterAddWithAxis")
+        self._attrs = {"axis": axis}
+
+    def __call__(self, input_x, indices, updates):
+        aval = abstract_of(input_x)
+        size = aval.shape[normalize_axis(self.axis, aval.ndim)]
+        indices = check_range(indices, low=-size, high=max(size, 1), what="index",
+                              op="ScatterAddWithAxis", error="value")
+        return tensor_scatter_elements_(input_x, indices, F.cast(updates, aval.dtype), self.axis,
+                                        reduction="add")
+
+
+def _check_numerics(x):
+    """`x`, a float Tensor, unchanged; a NaN or an infinity in it is MindSpore's RuntimeError
+    when it runs."""
+    if not is_tensor(x) or abstract_of(x).dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[CheckNumerics], the input argument[x] must be a type "
+                         f"of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"{_tensor_type(x)}.")
+    for test, what in ((isnan, "count of NaN values"), (isinf, "count of Inf values")):
+        check_range(F.reduce_sum(F.cast(test(x), dt.int32)), low=0, high=1, what=what,
+                    op="CheckNumerics", error="runtime")
+    return x
+
+
+_DEPRECATED_CLASSES = {
+    "UnravelIndex": _unravel_index, "IdentityN": _identity_n, "ParallelConcat": _parallel_concat,
+    "CheckNumerics": _check_numerics,
+}
+__all__ += [*define_classes(globals(), _DEPRECATED_CLASSES, __name__), "ScatterAddWithAxis"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
