@@ -14,7 +14,6 @@ from .batching import same_shape_rule
 from .core import Primitive, TensorType
 from .errors import DTypeError
 
-
 # what a failing check raises, by its `error`
 CHECK_ERRORS = {"index": IndexError, "value": ValueError, "runtime": RuntimeError}
 

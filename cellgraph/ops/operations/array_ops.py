@@ -976,7 +976,8 @@ _DEPRECATED_CLASSES = {
     "UnravelIndex": _unravel_index, "IdentityN": _identity_n, "ParallelConcat": _parallel_concat,
     "CheckNumerics": _check_numerics,
 }
-__all__ += [*define_classes(globals(), _DEPRECATED_CLASSES, __name__), "ScatterAddWithAxis"]
+define_classes(globals(), _DEPRECATED_CLASSES, __name__)
+__all__ += ["CheckNumerics", "IdentityN", "ParallelConcat", "ScatterAddWithAxis", "UnravelIndex"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
