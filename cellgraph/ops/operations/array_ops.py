@@ -977,7 +977,7 @@ _DEPRECATED_CLASSES = {
     "CheckNumerics": _check_numerics,
 }
 define_classes(globals(), _DEPRECATED_CLASSES, __name__)
-__all__ += ["CheckNumerics", "IdentityN", "ParallelConcat", "ScatterAddWithAxis", "UnravelIndex"]
+__all__ += [*_DEPRECATED_CLASSES, "ScatterAddWithAxis"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
