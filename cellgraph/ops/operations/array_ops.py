@@ -977,7 +977,8 @@ _DEPRECATED_CLASSES = {
     "CheckNumerics": _check_numerics,
 }
 define_classes(globals(), _DEPRECATED_CLASSES, __name__)
-__all__ += [*_DEPRECATED_CLASSES, "ScatterAddWithAxis"]
+__all__ += list(_DEPRECATED_CLASSES)
+__all__.append("ScatterAddWithAxis")
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
