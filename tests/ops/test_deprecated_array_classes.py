@@ -138,3 +138,17 @@ def test_generated_classes_in_ops():
     np.testing.assert_allclose(ops.LogSoftmaxExt()(x, 1).asnumpy(),
                                [[-2.4076037, -1.4076039, -0.40760383]] * 2, rtol=1e-5)
     assert ops.ScalarCast()(3.7, cg.int64) == 3
+
+
+def test_gradients():
+    from cellgraph.testing import check_grads
+
+    rng = np.random.default_rng(0)
+    x, updates = Tensor(rng.normal(size=(3, 4))), Tensor(rng.normal(size=(2, 4)))
+    index = Tensor(np.array([[0, 2, 1, 0], [2, 2, 0, 1]]), cg.int32)
+    check_grads(lambda a, u: ops.ScatterAddWithAxis(0)(a, index, u), (x, updates), order=2)
+    check_grads(lambda a: ops.CheckNumerics()(a) ** 2, (x,), order=2)
+    check_grads(lambda a, u: ops.IdentityN()((a, u))[0] * 3 + ops.IdentityN()([u])[0].sum(),
+                (x, updates), order=2)
+    rows = (Tensor(rng.normal(size=(1, 3))), Tensor(rng.normal(size=(1, 3))))
+    check_grads(lambda a, b: ops.ParallelConcat()((a, b)) ** 2, rows, order=2)
