@@ -1,11 +1,19 @@
 """MindSpore's `ops.operations.image_ops`: the primitive classes of image operations."""
 from __future__ import annotations
 
+from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.image_func import crop_and_resize
 from cellgraph.ops.function.nn_func.bicubic import resize_bicubic
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class, generate_classes
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
-__all__ = ["CropAndResize", "ResizeBicubic"]
+__all__ = ["AdjustHue", "AdjustSaturation", "CropAndResize", "HSVToRGB", "RGBToHSV",
+           "ResizeBicubic"]
 
 
 CropAndResize = define_class("CropAndResize", crop_and_resize,
@@ -23,6 +31,138 @@ class ResizeBicubic(PrimitiveClass):
     def __call__(self, images, size):
         return resize_bicubic(images, size, bool(self.align_corners),
                               bool(self.half_pixel_centers))
+
+
+# ----- colour spaces: RGB and HSV (hue in [0, 1)) over the last axis of 3 channels
+
+_FLOATS = (dt.float16, dt.float32, dt.float64)
+
+
+def _check_image(op: str, image, what: str, rank: int | None = None, least: int = 1) -> None:
+    """MindSpore's checks of a float image whose last axis holds 3 channels."""
+    if not is_tensor(image) or abstract_of(image).dtype not in _FLOATS:
+        got = f"Tensor[{abstract_of(image).dtype}]" if is_tensor(image) else type(image).__name__
+        raise DTypeError(f"For primitive[{op}], the input argument[{what}] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got {got}.")
+    shape = abstract_of(image).shape
+    if rank is not None and len(shape) != rank:
+        raise ArgumentValueError(f"For primitive[{op}], the the dimension of [x] must be equal "
+                                 f"to {rank}, but got {len(shape)}.")
+    if len(shape) < least:
+        raise ArgumentValueError(f"For primitive[{op}], the dimension of image must be greater "
+                                 f"than or equal to {least}, but got {len(shape)}.")
+    if shape[-1] != 3:
+        raise ArgumentValueError(f"For primitive[{op}], the last dimension of input 'images' "
+                                 f"must be equal to 3, but got {shape[-1]}.")
+
+
+def _check_factor(op: str, value, what: str) -> None:
+    if not is_tensor(value) or abstract_of(value).dtype != dt.float32:
+        got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
+        raise DTypeError(f"For primitive[{op}], the input argument[{what}] must be a type of "
+                         f"{{Tensor[Float32]}}, but got {got}.")
+    if abstract_of(value).ndim != 0:
+        raise ArgumentValueError(f"For primitive[{op}], the dimension of {what} must be equal "
+                                 f"to 0, but got {abstract_of(value).ndim}.")
+
+
+def _channels(image) -> list:
+    return [image[..., i] for i in range(3)]
+
+
+def _safe_div(num, den):
+    """num / den where den > 0, else 0 (no division by zero reaches the gradient)."""
+    positive = F.greater(den, F.zeros_like(den))
+    return M.select(positive, M.div(num, M.select(positive, den, F.ones_like(den))),
+                    F.zeros_like(num))
+
+
+def rgb_to_hsv(image):
+    """(hue, saturation, value) of RGB `image`, hue in [0, 1): the sector of the largest
+    channel plus the others' difference over the chroma, as MindSpore's kernels compute it."""
+    r, g, b = _channels(image)
+    value = M.maximum(r, M.maximum(g, b))
+    chroma = M.sub(value, M.minimum(r, M.minimum(g, b)))
+    hue = M.select(F.equal(value, r), _safe_div(M.sub(g, b), chroma),
+                   M.select(F.equal(value, g), M.add(_safe_div(M.sub(b, r), chroma), 2.0),
+                            M.add(_safe_div(M.sub(r, g), chroma), 4.0)))
+    hue = M.div(hue, 6.0)
+    hue = M.select(F.less(hue, F.zeros_like(hue)), M.add(hue, 1.0), hue)
+    hue = M.select(F.greater(chroma, F.zeros_like(chroma)), hue, F.zeros_like(hue))
+    return F.stack([hue, _safe_div(chroma, value), value], -1)
+
+
+def hsv_to_rgb(image):
+    """The RGB image of HSV `image` (hue in [0, 1)): channel n (5, 3, 1 for r, g, b) is
+    v - c * clamp(min(k, 4 - k), 0, 1) with k = (n + 6h) mod 6 and the chroma c = s * v."""
+    hue, saturation, value = _channels(image)
+    chroma = M.mul(saturation, value)
+    sixth = M.mul(hue, 6.0)
+    out = []
+    for offset in (5.0, 3.0, 1.0):  # r, g, b: (n + 6h) mod 6, n = 5, 3, 1
+        k = M.sub(M.add(sixth, offset), M.mul(R.floor(M.div(M.add(sixth, offset), 6.0)), 6.0))
+        ramp = M.minimum(M.maximum(M.minimum(k, M.sub(4.0, k)), F.zeros_like(k)),
+                         F.ones_like(k))
+        out.append(M.sub(value, M.mul(chroma, ramp)))
+    return F.stack(out, -1)
+
+
+def _in_float32(convert):
+    """`convert` computing float16 images in float32, as MindSpore's kernels do."""
+    def run(image, *factors):
+        if abstract_of(image).dtype != dt.float16:
+            return convert(image, *factors)
+        return F.cast(convert(F.cast(image, dt.float32), *factors), dt.float16)
+
+    return run
+
+
+def _rgb_to_hsv(images):
+    """MindSpore's float16 kernel divides in float16 and gives infinities where the chroma is
+    small; this one computes float16 in float32."""
+    _check_image("RGBToHSV", images, "type of input 'images'")
+    return _in_float32(rgb_to_hsv)(images)
+
+
+def _hsv_to_rgb(x):
+    _check_image("HSVToRGB", x, "x", rank=4)
+    return _in_float32(hsv_to_rgb)(x)
+
+
+def _adjust_hue(image, delta):
+    """`image` with each pixel's hue turned by `delta` (a float32 scalar, in turns)."""
+    _check_image("AdjustHue", image, "image", least=3)
+    _check_factor("AdjustHue", delta, "delta")
+    return _in_float32(_turn_hue)(image, delta)
+
+
+def _turn_hue(image, delta):
+    hue, saturation, value = _channels(rgb_to_hsv(image))
+    hue = M.add(hue, F.cast(delta, abstract_of(image).dtype))
+    hue = M.sub(hue, R.floor(hue))
+    return hsv_to_rgb(F.stack([hue, saturation, value], -1))
+
+
+def _adjust_saturation(image, scale):
+    """`image` with each pixel's saturation scaled by `scale` (a float32 scalar), kept in
+    [0, 1]."""
+    _check_image("AdjustSaturation", image, "image", least=3)
+    _check_factor("AdjustSaturation", scale, "scale")
+    return _in_float32(_scale_saturation)(image, scale)
+
+
+def _scale_saturation(image, scale):
+    hue, saturation, value = _channels(rgb_to_hsv(image))
+    saturation = M.mul(saturation, F.cast(scale, abstract_of(image).dtype))
+    saturation = M.minimum(M.maximum(saturation, F.zeros_like(saturation)),
+                           F.ones_like(saturation))
+    return hsv_to_rgb(F.stack([hue, saturation, value], -1))
+
+
+RGBToHSV = define_class("RGBToHSV", _rgb_to_hsv, module=__name__)
+HSVToRGB = define_class("HSVToRGB", _hsv_to_rgb, module=__name__)
+AdjustHue = define_class("AdjustHue", _adjust_hue, module=__name__)
+AdjustSaturation = define_class("AdjustSaturation", _adjust_saturation, module=__name__)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
