@@ -1,6 +1,9 @@
 """MindSpore's `ops.operations.image_ops`: the primitive classes of image operations."""
 from __future__ import annotations
 
+import numpy as np
+
+from cellgraph._checkparam import check_value_type
 from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.image_func import crop_and_resize
 from cellgraph.ops.function.nn_func.bicubic import resize_bicubic
@@ -9,11 +12,12 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["AdjustHue", "AdjustSaturation", "CropAndResize", "HSVToRGB", "RGBToHSV",
-           "ResizeBicubic"]
+           "ResizeArea", "ResizeBicubic"]
 
 
 CropAndResize = define_class("CropAndResize", crop_and_resize,
@@ -157,6 +161,64 @@ def _scale_saturation(image, scale):
     saturation = M.minimum(M.maximum(saturation, F.zeros_like(saturation)),
                            F.ones_like(saturation))
     return hsv_to_rgb(F.stack([hue, saturation, value], -1))
+
+
+# ----- ResizeArea: each output pixel the mean of the input area it covers (TensorFlow's rule)
+
+_AREA_DTYPES = (dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.int64, dt.float16,
+                dt.float32, dt.float64)
+
+
+def area_weights(size_in: int, size_out: int, align_corners: bool) -> np.ndarray:
+    """(size_out, size_in): how much of input row i output row y covers, in input rows (the
+    part of [y * scale, (y + 1) * scale) inside [i, i + 1); past the last row, the last row),
+    divided by the scale, so that each output row is a weighted mean."""
+    scale = (size_in - 1) / (size_out - 1) if align_corners and size_out > 1 else \
+        size_in / size_out
+    weights = np.zeros((size_out, size_in))
+    for y in range(size_out):
+        start, end = y * scale, (y + 1) * scale
+        for i in range(int(np.floor(start)), int(np.ceil(end))):
+            covered = min(i + 1, end) - max(i, start)
+            weights[y, min(i, size_in - 1)] += covered
+    return weights / scale
+
+
+class ResizeArea(PrimitiveClass):
+    """`ops.ResizeArea(align_corners=False)(images, size)`: (N, H, W, C) real images resized to
+    `size` (a 1-D int32 Tensor of 2 positive sizes, read when the graph is built) by area
+    averaging, as float32 (MindSpore's deprecated class; its kernel is TensorFlow's)."""
+
+    def __init__(self, align_corners=False):
+        self.align_corners = check_value_type("align_corners", align_corners, [bool],
+                                              "ResizeArea")
+        self._attrs = {"align_corners": align_corners}
+
+    def __call__(self, images, size):
+        op = "ResizeArea"
+        for name, value, allowed in (("images", images, _AREA_DTYPES),
+                                     ("size", size, (dt.int32,))):
+            if not is_tensor(value) or abstract_of(value).dtype not in allowed:
+                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                    type(value).__name__
+                listed = ", ".join(f"Tensor[{d}]" for d in allowed)
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{{listed}}}, but got {got}.")
+        shape = abstract_of(images).shape
+        if len(shape) != 4:
+            raise ArgumentValueError(f"For '{op}', the dimension of 'images' must be 4, but got "
+                                     f"{len(shape)}.")
+        if abstract_of(size).shape != (2,):
+            raise ArgumentValueError(f"For '{op}', 'size' must be a 1-D Tensor of 2 elements, "
+                                     f"but got shape {list(abstract_of(size).shape)}.")
+        height, width = (int(v) for v in value_input(size, op, "size"))
+        if height <= 0 or width <= 0:
+            raise ArgumentValueError(f"For '{op}', 'size' should only contain positive number.")
+        rows = Tensor(area_weights(shape[1], height, self.align_corners), dt.float32)
+        columns = Tensor(area_weights(shape[2], width, self.align_corners).T, dt.float32)
+        planes = F.transpose(F.cast(images, dt.float32), (0, 3, 1, 2))      # (N, C, H, W)
+        resized = F.matmul(F.matmul(rows, planes), columns)                  # (N, C, h, w)
+        return F.transpose(resized, (0, 2, 3, 1))
 
 
 RGBToHSV = define_class("RGBToHSV", _rgb_to_hsv, module=__name__)

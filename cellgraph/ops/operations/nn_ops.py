@@ -89,6 +89,7 @@ from cellgraph.ops.function.nn_func.pooling import (
     adaptive_avg_pool2d,
     adaptive_avg_pool3d,
     adaptive_max_pool2d,
+    adaptive_max_pool3d,
     avg_pool3d,
     max_pool3d,
     max_pool_with_indices,
@@ -1534,4 +1535,35 @@ def _type_name(value) -> str:
     return f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
 
 
-__all__ += ["DataFormatVecPermute", "NthElement"]
+class AdaptiveMaxPool3D(PrimitiveClass):
+    """`ops.AdaptiveMaxPool3D()(x, output_size)`: `adaptive_max_pool3d` of a (C, D, H, W) or
+    (N, C, D, H, W) real Tensor to `output_size`, a 1-D int32 Tensor of 3 sizes (read when the
+    graph is built); (the maxima, their int32 flat indices in each (D, H, W) plane)."""
+
+    def __init__(self):
+        self._attrs = {}
+
+    def __call__(self, x, output_size):
+        op = "AdaptiveMaxPool3D"
+        if not is_tensor(output_size):
+            raise DTypeError(f"For Primitive[{op}], the type of input argument[output_size] must "
+                             f"be Tensor but got {type(output_size).__name__}.")
+        if abstract_of(output_size).dtype != dt.int32:
+            raise DTypeError(f"For primitive[{op}], the input argument[output_size] must be a "
+                             f"type of {{Tensor[Int32]}}, but got {_type_name(output_size)}.")
+        aval = abstract_of(x)
+        if aval.ndim not in (4, 5):
+            raise ArgumentValueError(f"For primitive[{op}], the rank of x must be in [4,5], but "
+                                     f"got {aval.ndim}.")
+        if abstract_of(output_size).shape != (3,):
+            raise ArgumentValueError(f"For primitive[{op}], the shape of output_size must be "
+                                     f"[3], but got {list(abstract_of(output_size).shape)}.")
+        if aval.dtype.is_complex or aval.dtype == dt.bool_:
+            raise DTypeError(f"For primitive[{op}], the input argument[x] must be a real number "
+                             f"Tensor, but got {_type_name(x)}.")
+        sizes = tuple(int(v) for v in value_input(output_size, op, "output_size"))
+        values, indices = adaptive_max_pool3d(x, sizes, True)
+        return values, F.cast(indices, dt.int32)
+
+
+__all__ += ["AdaptiveMaxPool3D", "DataFormatVecPermute", "NthElement"]
