@@ -21,7 +21,7 @@ from ..primitive_class import PrimitiveClass, define_class  # noqa: F401  (the b
 __all__: list[str] = []
 
 # MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
-from .debug_ops import Print  # noqa: F401  # isort: skip
+from .debug_ops import Assert, Print  # noqa: F401  # isort: skip
 from . import (
     array_ops,
     comm_ops,
@@ -56,6 +56,7 @@ from ._embedding_cache_ops import UpdateCache
 
 __all__ += ["UpdateCache"]
 __all__.append("PrimitiveClass")
+__all__.append("Assert")
 
 # the classes derived from declarations that MindSpore files in none of the modules above
 _unfiled = _primitive_class.unfiled_classes(globals())
