@@ -1,7 +1,11 @@
 """MindSpore's `ops.operations.random_ops`: the primitive classes of random draws."""
 from __future__ import annotations
 
+import numpy as np
+
+from cellgraph._checkparam import check_value_type
 from cellgraph.compiler.builder import current_builder
+from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.random_func import (
     _normal_draws,
     _size,
@@ -31,9 +35,16 @@ from cellgraph.primitives.errors import (
     RunError,
     ShapeError,
 )
-from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
+from cellgraph.primitives.random_ops import (
+    _seed_int,
+    draw_uniform,
+    op_seeds,
+    randperm,
+    shuffle_first_axis,
+    standard_normal_draw,
+)
 from cellgraph.runtime.mt19937 import Mt19937Stream
-from cellgraph.runtime.rng import MinstdStream
+from cellgraph.runtime.rng import MinstdStream, TruncatedNormalStream, generator
 
 __all__ = [
     "LogUniformCandidateSampler",
@@ -349,6 +360,95 @@ class Multinomial(_SeededRandom):
 
 Bernoulli = define_class("Bernoulli", _bernoulli, {"seed": -1, "offset": 0}, __name__)
 __all__ += ["Bernoulli", "Multinomial"]
+
+
+def _shape_tensor(op: str, shape, allowed=(dt.int32, dt.int64)) -> tuple:
+    """The sizes a 1-D int Tensor `shape` holds (read when the graph is built), with
+    MindSpore's TypeErrors for what is not one."""
+    if not is_tensor(shape):
+        raise DTypeError(f"For Primitive[{op}], the type of input argument[shape] must be Tensor "
+                         f"but got {type(shape).__name__}.")
+    if abstract_of(shape).dtype not in allowed:
+        listed = ", ".join(f"Tensor[{d}]" for d in allowed)
+        raise DTypeError(f"For primitive[{op}], the input argument[shape] must be a type of "
+                         f"{{{listed}}}, but got Tensor[{abstract_of(shape).dtype}].")
+    return tuple(int(v) for v in np.asarray(value_input(shape, op, "shape")).reshape(-1))
+
+
+class TruncatedNormal(_SeededRandom):
+    """`ops.TruncatedNormal(dtype=float32, seed=0, seed2=0)(shape)`: N(0, 1) draws in [-2, 2]
+    of `shape` (a 1-D int32/int64 Tensor of at least 2 positive sizes), MindSpore's CPU kernel's
+    numbers (runtime/rng.TruncatedNormalStream) from the instance's generator; with both seeds
+    0 (where MindSpore's kernel seeds from the device's entropy), one seeded from the global
+    generator."""
+
+    kind = TruncatedNormalStream
+
+    def __init__(self, dtype=dt.float32, seed=0, seed2=0):
+        if dtype not in (dt.float16, dt.float32, dt.float64):
+            raise DTypeError(f"For 'TruncatedNormal', the 'dtype' should be one of "
+                             f"[{dt.float16!r}, {dt.float32!r}, {dt.float64!r}], but got "
+                             f"'{dtype!r}'.")
+        check_value_type("seed", seed, [int], "TruncatedNormal")
+        check_value_type("seed2", seed2, [int], "TruncatedNormal")
+        super().__init__(seed, seed2)
+        self.dtype = dtype
+
+    def __call__(self, shape):
+        op = "TruncatedNormal"
+        if is_tensor(shape) and abstract_of(shape).ndim != 1:
+            raise ArgumentValueError("The input tensor must be a 1-D tensor.")
+        sizes = _shape_tensor(op, shape)
+        if len(sizes) < 2:
+            raise ArgumentValueError(f"For '{op}', the input tensor shape must >= 2, but got "
+                                     f"{len(sizes)}")
+        if min(sizes) <= 0:
+            raise ArgumentValueError("Each dimension must be greater than zero.")
+        stream = self._stream(sizes)
+        if stream is None:  # MindSpore seeds from the device's entropy; here the global generator
+            stream = TruncatedNormalStream(*(int(v) for v in generator().integers(1, 2**62, 2)))
+        return F.cast(standard_normal_draw(sizes, dt.float64, stream), self.dtype)
+
+    def __repr__(self) -> str:
+        return f"TruncatedNormal(dtype={self.dtype!r}, seed={self.seed}, seed2={self.seed2})"
+
+
+class RandpermV2(PrimitiveClass):
+    """`ops.RandpermV2(seed=0, offset=0, dtype=int64)(n)`: `randperm(n, seed, offset, dtype)`,
+    `n` an int or an int Tensor (read when the graph is built)."""
+
+    def __init__(self, seed=0, offset=0, dtype=dt.int64):
+        self.seed, self.offset, self.dtype = seed, offset, dtype
+        self._attrs = {"seed": seed, "offset": offset, "dtype": dtype}
+
+    def __call__(self, n):
+        if is_tensor(n):
+            n = int(value_input(n, "RandpermV2", "n"))
+        return randperm(n, self.seed, self.offset, self.dtype)
+
+
+class LogNormalReverse(PrimitiveClass):
+    """`ops.LogNormalReverse(mean=1.0, std=2.0)(input)`: exp of N(mean, std) draws in the shape
+    and float dtype of `input`, drawn in float32 from the global generator (MindSpore's kernel
+    seeds its engine from the clock)."""
+
+    def __init__(self, mean=1.0, std=2.0):
+        self.mean = check_value_type("mean", mean, [float], "LogNormalReverse")
+        self.std = check_value_type("std", std, [float], "LogNormalReverse")
+        self._attrs = {"mean": mean, "std": std}
+
+    def __call__(self, input):
+        aval = abstract_of(input) if is_tensor(input) else None
+        if aval is None or aval.dtype not in (dt.float16, dt.float32, dt.float64):
+            got = f"Tensor[{aval.dtype}]" if aval is not None else type(input).__name__
+            raise DTypeError(f"For primitive[LogNormalReverse], the input argument[x] must be a "
+                             f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
+                             f"got {got}.")
+        normal = standard_normal_draw(aval.shape, dt.float32, None)
+        return F.cast(F.exp(F.add(F.mul(normal, self.std), self.mean)), aval.dtype)
+
+
+__all__ += ["LogNormalReverse", "RandpermV2", "TruncatedNormal"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
