@@ -178,6 +178,26 @@ class MinstdStream:
         return f"MinstdStream{self.seeds}"
 
 
+class MinstdEngine:
+    """libstdc++'s `std::default_random_engine(seed)` (minstd_rand0) made afresh, as kernels that
+    seed one per call draw from it: the words, for runtime/std_shuffle.py, and
+    `canonical()`, `generate_canonical<double, 53>` (two words)."""
+
+    low, span = 1, _MINSTD_M - 2
+
+    def __init__(self, seed: int):
+        self.state = int(seed) % _MINSTD_M or 1
+
+    def __call__(self) -> int:
+        self.state = self.state * _MINSTD_A % _MINSTD_M
+        return self.state
+
+    def canonical(self) -> float:
+        span = float(self.span)
+        value = (float(self() - 1) + float(self() - 1) * span) / (span * span)
+        return min(value, float(np.nextafter(1.0, 0.0)))
+
+
 class TruncatedNormalStream(MinstdStream):
     """The draws of MindSpore's CPU TruncatedNormal kernel: `std::normal_distribution<double>`
     (0, 1) over libstdc++'s minstd_rand0 seeded as MinstdStream, those outside [-2, 2]

@@ -1566,4 +1566,5 @@ class AdaptiveMaxPool3D(PrimitiveClass):
         return values, F.cast(indices, dt.int32)
 
 
-__all__ += ["AdaptiveMaxPool3D", "DataFormatVecPermute", "NthElement"]
+__all__ += ["AdaptiveMaxPool3D", "DataFormatVecPermute", "FractionalAvgPool", "FractionalMaxPool",
+            "NthElement"]
