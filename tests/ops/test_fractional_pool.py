@@ -109,7 +109,7 @@ SEEDED = [
 
 
 @pytest.mark.parametrize("options, rows, cols, maxima", SEEDED)
-def test_deterministic_windows_are_mindspores(options, rows, cols, maxima):
+def test_deterministic_windows_as_mindspore(options, rows, cols, maxima):
     y, got_rows, got_cols = N.FractionalMaxPool([1.0, 1.6, 1.7, 1.0], deterministic=True,
                                                 **options)(Tensor(SEEDED_X))
     assert got_rows.asnumpy().tolist() == rows and got_cols.asnumpy().tolist() == cols

@@ -5,19 +5,21 @@ import numpy as np
 
 from cellgraph._checkparam import check_value_type
 from cellgraph.ops.function.array_func.attributes import is_tensor
+from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.ops.function.image_func import crop_and_resize
 from cellgraph.ops.function.nn_func.bicubic import resize_bicubic
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["AdjustHue", "AdjustSaturation", "CropAndResize", "HSVToRGB", "RGBToHSV",
-           "ResizeArea", "ResizeBicubic"]
+__all__ = ["AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize",
+           "HSVToRGB", "RGBToHSV", "ResizeArea", "ResizeBicubic"]
 
 
 CropAndResize = define_class("CropAndResize", crop_and_resize,
@@ -219,6 +221,156 @@ class ResizeArea(PrimitiveClass):
         planes = F.transpose(F.cast(images, dt.float32), (0, 3, 1, 2))      # (N, C, H, W)
         resized = F.matmul(F.matmul(rows, planes), columns)                  # (N, C, h, w)
         return F.transpose(resized, (0, 2, 3, 1))
+
+
+# ----- CombinedNonMaxSuppression: greedy NMS per class, the classes' picks merged by score
+
+
+def _scalar_operand(op: str, name: str, value, dtype):
+    if not is_tensor(value) or abstract_of(value).dtype != dtype:
+        got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
+        raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
+                         f"{{Tensor[{dtype}]}}, but got {got}.")
+    if abstract_of(value).ndim != 0:
+        raise ArgumentValueError(f"For primitive[{op}], the {name}'s dims must be 0, but got "
+                                 f"{abstract_of(value).ndim}.")
+    return value
+
+
+def _pairwise_iou(boxes):
+    """(..., N, N) IoU of boxes (..., N, 4) with their corners put in order; 0 where either box
+    has no area (MindSpore's kernel)."""
+    x1 = M.minimum(boxes[..., 0], boxes[..., 2])
+    x2 = M.maximum(boxes[..., 0], boxes[..., 2])
+    y1 = M.minimum(boxes[..., 1], boxes[..., 3])
+    y2 = M.maximum(boxes[..., 1], boxes[..., 3])
+    area = M.mul(M.sub(x2, x1), M.sub(y2, y1))
+    zero = F.zeros_like(area[..., :, None])
+
+    def overlap(low, high):
+        size = M.sub(M.minimum(high[..., :, None], high[..., None, :]),
+                     M.maximum(low[..., :, None], low[..., None, :]))
+        return M.maximum(size, F.zeros_like(size))
+
+    inter = M.mul(overlap(x1, x2), overlap(y1, y2))
+    union = M.sub(M.add(area[..., :, None], area[..., None, :]), inter)
+    valid = F.logical_and(F.greater(area[..., :, None], zero),
+                          F.greater(area[..., None, :], F.zeros_like(area[..., None, :])))
+    return M.select(valid, M.div(inter, M.select(valid, union, F.ones_like(union))),
+                    F.zeros_like(inter))
+
+
+class CombinedNonMaxSuppression(PrimitiveClass):
+    """`ops.CombinedNonMaxSuppression(pad_per_class=False, clip_boxes=True)(boxes, scores,
+    max_output_size_per_class, max_total_size, iou_threshold, score_threshold)`: per image and
+    class, MindSpore's CPU kernel's greedy NMS (boxes by descending score, ties by position,
+    scores above score_threshold, a box dropped when its IoU with a kept one exceeds
+    iou_threshold, at most max_output_size_per_class kept); the classes' picks then merged by
+    descending score (ties in class order) into max_total_size detections (padded with
+    zeros). The two sizes set the result's shape, so they are read when the graph is built; the
+    greedy pass is unrolled over the boxes."""
+
+    def __init__(self, pad_per_class=False, clip_boxes=True):
+        op = "CombinedNonMaxSuppression"
+        self.pad_per_class = check_value_type("pad_per_class", pad_per_class, [bool], op)
+        self.clip_boxes = check_value_type("clip_boxes", clip_boxes, [bool], op)
+        self._attrs = {"pad_per_class": pad_per_class, "clip_boxes": clip_boxes}
+
+    def __call__(self, boxes, scores, max_output_size_per_class, max_total_size, iou_threshold,
+                 score_threshold):
+        op = "CombinedNonMaxSuppression"
+        for name, value in (("boxes", boxes), ("scores", scores)):
+            if not is_tensor(value) or abstract_of(value).dtype != dt.float32:
+                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                    type(value).__name__
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[Float32]}}, but got {got}.")
+        for name, value, dtype in (("max_output_size_per_class", max_output_size_per_class,
+                                    dt.int32), ("max_total_size", max_total_size, dt.int32),
+                                   ("iou_threshold", iou_threshold, dt.float32),
+                                   ("score_threshold", score_threshold, dt.float32)):
+            _scalar_operand(op, name, value, dtype)
+        shape, score_shape = abstract_of(boxes).shape, abstract_of(scores).shape
+        if len(shape) != 4:
+            raise ArgumentValueError(f"For primitive[{op}], the boxes dim must be equal to 4, "
+                                     f"but got {len(shape)}.")
+        if len(score_shape) != 3:
+            raise ArgumentValueError(f"For primitive[{op}], the scores dim must be equal to 3, "
+                                     f"but got {len(score_shape)}.")
+        if shape[3] != 4 or shape[:2] != score_shape[:2] or shape[2] not in (1, score_shape[2]):
+            raise ArgumentValueError(f"For primitive[{op}], boxes {list(shape)} and scores "
+                                     f"{list(score_shape)} do not match: boxes must be (batch, "
+                                     f"num_boxes, 1 or num_classes, 4).")
+        per_class = int(value_input(max_output_size_per_class, op, "max_output_size_per_class"))
+        total = int(value_input(max_total_size, op, "max_total_size"))
+        if total <= 0:
+            raise ArgumentValueError(f"For primitive[{op}], the max_total_size must be greater "
+                                     f"than 0, but got {total}.")
+        if per_class <= 0:
+            raise ArgumentValueError(f"For primitive[{op}], the max_output_size_per_clas must be "
+                                     f"greater than 0, but got {per_class}.")
+        known = value_input(iou_threshold, op, "iou_threshold") if not hasattr(
+            iou_threshold, "builder") else None
+        if known is not None and not 0 <= float(known) <= 1:
+            raise ArgumentValueError(f"For {op}, iou_threshold must be in [0,1], but got "
+                                     f"{float(known)}.")
+        classes = score_shape[2]
+        detections = min(total, per_class * classes) if self.pad_per_class else total
+        return self._select(boxes, scores, min(per_class, shape[1]), detections, iou_threshold,
+                            score_threshold)
+
+    def _select(self, boxes, scores, per_class, detections, iou_threshold, score_threshold):
+        batch, count, q, _ = abstract_of(boxes).shape
+        classes = abstract_of(scores).shape[2]
+        class_scores = F.transpose(scores, (0, 2, 1))                        # (B, C, N)
+        order = F.argsort(F.neg(class_scores), -1)                          # ties by position
+        ranked = _take(class_scores, order, -1)
+        class_boxes = F.transpose(boxes, (0, 2, 1, 3))                      # (B, q, N, 4)
+        iou = _pairwise_iou(class_boxes)                                     # (B, q, N, N)
+        iou = F.broadcast_to(iou, (batch, classes, count, count))
+        iou = _take(_take(iou, F.expand_dims(order, -1), -2), F.expand_dims(order, -2), -1)
+        overlaps = F.greater(iou, iou_threshold)
+        keep = F.greater(ranked, score_threshold)                           # (B, C, N)
+        earlier = np.tril(np.ones((count, count), np.bool_), -1)
+        for i in range(count):
+            hits = F.logical_and(F.logical_and(overlaps[..., i, :], Tensor(earlier[i])), keep)
+            suppressed = F.greater(F.reduce_sum(F.cast(hits, dt.int32), -1), 0)
+            column = np.arange(count) == i
+            keep = F.logical_and(keep, F.logical_not(F.logical_and(Tensor(column),
+                                                                    F.expand_dims(suppressed, -1))))
+        taken = NF.cumsum(F.cast(keep, dt.int32), -1)
+        keep = F.logical_and(keep, F.less_equal(taken, per_class))
+        # the classes' picks in class order, then by descending score
+        flat_keep = F.reshape(keep, (batch, classes * count))
+        flat_scores = F.reshape(ranked, (batch, classes * count))
+        lowest = Tensor(np.full((1, 1), -np.inf, np.float32))
+        merged = F.argsort(F.neg(M.select(flat_keep, flat_scores, F.broadcast_to(
+            lowest, (batch, classes * count)))), -1)[:, :detections]          # (B, D)
+        valid = F.minimum(F.reduce_sum(F.cast(flat_keep, dt.int32), -1), detections)
+        filled = F.less(Tensor(np.arange(detections, dtype=np.int32)), F.expand_dims(valid, -1))
+        class_ids = F.floor_div(merged, count)                               # (B, D)
+        box_ids = _take(F.reshape(order, (batch, classes * count)), merged, -1)
+        picked_scores = _take(flat_scores, merged, -1)
+        source = F.add(F.mul(box_ids, q), class_ids if q > 1 else F.zeros_like(class_ids))
+        picked_boxes = _take(F.reshape(boxes, (batch, count * q, 4)),
+                             F.broadcast_to(F.expand_dims(source, -1), (batch, detections, 4)), 1)
+        if self.clip_boxes:
+            picked_boxes = M.minimum(M.maximum(picked_boxes, F.zeros_like(picked_boxes)),
+                                     F.ones_like(picked_boxes))
+        zero_boxes = F.zeros_like(picked_boxes)
+        return (M.select(F.broadcast_to(F.expand_dims(filled, -1), (batch, detections, 4)),
+                         picked_boxes, zero_boxes),
+                M.select(filled, picked_scores, F.zeros_like(picked_scores)),
+                M.select(filled, F.cast(class_ids, dt.float32), F.zeros_like(picked_scores)),
+                F.cast(valid, dt.int32))
+
+
+def _take(x, index, axis):
+    """x's elements along `axis` at `index` (gather_elements, index broadcast to x's other
+    axes)."""
+    shape = list(abstract_of(x).shape)
+    shape[axis] = abstract_of(index).shape[axis]
+    return gather_elements(x, axis, F.broadcast_to(index, tuple(shape)))
 
 
 RGBToHSV = define_class("RGBToHSV", _rgb_to_hsv, module=__name__)
