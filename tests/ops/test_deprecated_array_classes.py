@@ -152,3 +152,39 @@ def test_gradients():
                 (x, updates), order=2)
     rows = (Tensor(rng.normal(size=(1, 3))), Tensor(rng.normal(size=(1, 3))))
     check_grads(lambda a, b: ops.ParallelConcat()((a, b)) ** 2, rows, order=2)
+
+
+VOLUME = np.arange(1 * 2 * 4 * 5 * 6).reshape(1, 2, 4, 5, 6) % 11
+# MindSpore 2.10's outputs: (shape, sum, sum weighted by (flat position % 7), first 20 values)
+VOLUME_PATCHES = [
+    (((1, 1, 2, 3, 2), (1, 1, 2, 2, 2), "SAME"), (1, 24, 2, 3, 3), 1674.0, 5193.0,
+     [0, 0, 0, 6, 8, 10, 7, 9, 0, 0, 0, 0, 0, 2, 4, 1, 3, 5, 0, 0]),
+    ((3, 2, "same"), (1, 54, 2, 3, 3), 2769.0, 8370.0,
+     [0, 0, 0, 6, 8, 10, 7, 9, 0, 0, 0, 0, 0, 2, 4, 1, 3, 5, 0, 0]),
+    (((2, 2, 1), (3, 1, 2), "VALID"), (1, 8, 1, 4, 3), 481.0, 1359.0,
+     [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 0, 10, 1, 3, 5, 7, 9, 0, 2]),
+    (((1, 3, 3), (1, 2, 3), "SAME"), (1, 18, 4, 3, 2), 1674.0, 4796.0,
+     [0, 0, 6, 9, 7, 10, 0, 0, 3, 6, 4, 7, 0, 0, 0, 3, 1, 4, 0, 0]),
+]
+
+
+@pytest.mark.parametrize("args, shape, total, weighted, head", VOLUME_PATCHES)
+def test_extract_volume_patches_as_mindspore(args, shape, total, weighted, head):
+    out = ops.ExtractVolumePatches(*args)(Tensor(VOLUME.astype(np.float32))).asnumpy()
+    assert out.shape == shape
+    assert out.sum() == total and (out * (np.arange(out.size).reshape(shape) % 7)).sum() == weighted
+    assert out.reshape(-1)[:20].tolist() == head
+
+
+def test_extract_volume_patches_checks_and_gradients():
+    from cellgraph.testing import check_grads
+
+    with pytest.raises(ValueError, match="must be greater than or equal to 0, but got -1"):
+        ops.ExtractVolumePatches((1, 1, 2, 3, 2), (1, 1, 2, 2, 3), "SAME")(
+            Tensor(VOLUME.astype(np.float32)))
+    with pytest.raises(ValueError, match=r"kernel_size\[0\]"):
+        ops.ExtractVolumePatches((2, 1, 2, 2, 2), 1, "VALID")
+    with pytest.raises(ValueError, match="'padding'"):
+        ops.ExtractVolumePatches(2, 1, "FULL")
+    x = Tensor(np.random.default_rng(5).normal(size=(1, 2, 3, 4, 3)))
+    check_grads(lambda v: ops.ExtractVolumePatches(2, (1, 2, 1), "SAME")(v) ** 2, (x,), order=2)

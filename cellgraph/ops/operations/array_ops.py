@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph._checkparam import check_value_type
+from cellgraph._checkparam import EQ, check_int, check_string, check_value_type
 from cellgraph.common.apply_ops import (
     ScatterAdd,
     ScatterNdAdd,
@@ -56,6 +56,7 @@ from cellgraph.ops.function.array_func.matrix import (
     tril,
     triu,
 )
+from cellgraph.ops.function.array_func.padding import pad as padding_op
 from cellgraph.ops.function.array_func.padding import padding
 from cellgraph.ops.function.array_func.segment import (
     segment_max,
@@ -972,13 +973,83 @@ def _check_numerics(x):
     return x
 
 
+def _volume_sizes(name: str, value, op: str) -> tuple:
+    """(depth, height, width) of an int or a tuple of 3, or 5 whose first two are 1."""
+    check_value_type(name, value, (int, list, tuple), op)
+    sizes = (value,) * 3 if isinstance(value, int) else tuple(value)
+    if len(sizes) == 5:
+        for i in (0, 1):
+            check_int(sizes[i], 1, EQ, f"{name}[{i}]", op)
+        sizes = sizes[2:]
+    if len(sizes) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                  for v in sizes):
+        raise ArgumentValueError(f"For '{op}', the parameter '{name}' must be an positive "
+                                 f"integer or a tuple of three or five positive integer, but got "
+                                 f"{value}")
+    return sizes
+
+
+class ExtractVolumePatches(PrimitiveClass):
+    """`ops.ExtractVolumePatches(kernel_size, strides, padding)(input_x)`: the (kd, kh, kw)
+    patches of an (N, C, D, H, W) Tensor at `strides`, as channels: out[n, k * C + c, d, h, w]
+    for the patch offset k = (dz * kh + dy) * kw + dx. "SAME" pads with zeros (the smaller half
+    before) so that each axis gives ceil(size / stride) patches; "VALID" takes those inside."""
+
+    def __init__(self, kernel_size, strides, padding):
+        op = "ExtractVolumePatches"
+        self.kernel_size = (1, 1, *_volume_sizes("kernel_size", kernel_size, op))
+        self.strides = (1, 1, *_volume_sizes("strides", strides, op))
+        check_value_type("padding_dtype", padding, (str,), op)
+        self.padding = check_string(padding.upper(), ["VALID", "SAME"], "padding", op)
+        self._attrs = {"kernel_size": self.kernel_size, "strides": self.strides,
+                       "padding": self.padding}
+
+    def __call__(self, input_x):
+        op = "ExtractVolumePatches"
+        shape = abstract_of(input_x).shape
+        if len(shape) != 5:
+            raise ArgumentValueError(f"For primitive[{op}], the dimension of input_x must be "
+                                     f"equal to 5, but got {len(shape)}.")
+        kernel, strides = self.kernel_size[2:], self.strides[2:]
+        counts, pads = [], []
+        for axis, (size, k, s) in enumerate(zip(shape[2:], kernel, strides), 2):
+            if self.padding == "VALID":
+                if size < k:
+                    raise ArgumentValueError(f"For primitive[{op}], the input[{axis}] must be "
+                                             f"greater than or equal to kernel_size[{axis}] "
+                                             f"= {k}, but got {size}.")
+                counts.append((size - k) // s + 1)
+                pads.append((0, 0))
+                continue
+            total = ((size + s - 1) // s - 1) * s + k - size
+            if total < 0:
+                raise ArgumentValueError(
+                    f"For primitive[{op}], the padding = ((input[{axis}] + strides[{axis}] - 1) "
+                    f"/ strides[{axis}]) - 1) * strides[{axis}] + kernel_size[{axis}] - "
+                    f"input[{axis}] must be greater than or equal to 0, but got {total}.")
+            counts.append((size + s - 1) // s)
+            pads.append((total // 2, total - total // 2))
+        if any(p != (0, 0) for p in pads):
+            flat = tuple(v for pair in reversed(pads) for v in pair)
+            input_x = padding_op(input_x, flat)
+        patches = []
+        for dz in range(kernel[0]):
+            for dy in range(kernel[1]):
+                for dx in range(kernel[2]):
+                    patches.append(input_x[:, :, dz:dz + (counts[0] - 1) * strides[0] + 1:strides[0],
+                                           dy:dy + (counts[1] - 1) * strides[1] + 1:strides[1],
+                                           dx:dx + (counts[2] - 1) * strides[2] + 1:strides[2]])
+        out = F.stack(patches, 1)                                  # (N, K, C, d, h, w)
+        return F.reshape(out, (shape[0], len(patches) * shape[1], *counts))
+
+
 _DEPRECATED_CLASSES = {
     "UnravelIndex": _unravel_index, "IdentityN": _identity_n, "ParallelConcat": _parallel_concat,
     "CheckNumerics": _check_numerics,
 }
 define_classes(globals(), _DEPRECATED_CLASSES, __name__)
 __all__ += list(_DEPRECATED_CLASSES)
-__all__.append("ScatterAddWithAxis")
+__all__ += ["ExtractVolumePatches", "ScatterAddWithAxis"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
