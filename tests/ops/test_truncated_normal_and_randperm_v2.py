@@ -103,3 +103,27 @@ def test_log_normal_reverse():
         ops.LogNormalReverse(1, 2.0)
     with pytest.raises(TypeError, match=r"but got Tensor\[Int32\]"):
         ops.LogNormalReverse()(Tensor(np.zeros(3, np.int32)))
+
+
+def test_parameterized_truncated_normal():
+    from cellgraph.ops.operations.random_ops import ParameterizedTruncatedNormal
+
+    op = ParameterizedTruncatedNormal(1, 2)
+    shape = Tensor(np.array([3, 4000]), cg.int64)
+    mean, std = Tensor(np.array([10.0]), cg.float64), Tensor(np.array([1.0]), cg.float64)
+    low, high = Tensor(np.array([1.0, 4, 0])), Tensor(np.array([20.0, 5, 8]))
+    first, second = op(shape, mean, std, low, high).asnumpy(), op(shape, mean, std, low, high)
+    assert first.shape == (3, 4000) and (first != second.asnumpy()).any()
+    assert (first.min(1) >= [1, 4, 0]).all() and (first.max(1) <= [20, 5, 8]).all()
+    # the truncated normals' means: 10, 4.8213 and 10 - phi(-2) / Phi(-2) = 7.6268
+    np.testing.assert_allclose(first.mean(1), [10.0, 4.8213, 7.6268], atol=0.04)
+    half = ops.ParameterizedTruncatedNormal()(Tensor(np.array([2, 3]), cg.int32),
+                                               *(Tensor(np.array([v]), cg.float16)
+                                                 for v in (0.0, 1.0, -1.0, 1.0)))
+    assert half.dtype == cg.float16 and np.abs(half.asnumpy()).max() <= 1
+    with pytest.raises(ValueError, match="stdevs"):
+        op(shape, mean, Tensor(np.array([0.0])), low, high)
+    with pytest.raises(ValueError, match="at least 2 elements"):
+        op(Tensor(np.array([3]), cg.int32), mean, std, low, high)
+    with pytest.raises(TypeError, match="same type"):
+        op(shape, mean, std, low.astype(cg.float32), high)

@@ -1,6 +1,8 @@
 """MindSpore's `ops.operations.random_ops`: the primitive classes of random draws."""
 from __future__ import annotations
 
+from builtins import min as min_
+
 import numpy as np
 
 from cellgraph._checkparam import check_value_type
@@ -27,6 +29,7 @@ from cellgraph.ops.function.random_func import (
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -448,7 +451,61 @@ class LogNormalReverse(PrimitiveClass):
         return F.cast(F.exp(F.add(F.mul(normal, self.std), self.mean)), aval.dtype)
 
 
-__all__ += ["LogNormalReverse", "RandpermV2", "TruncatedNormal"]
+class ParameterizedTruncatedNormal(_SeededRandom):
+    """`ops.ParameterizedTruncatedNormal(seed=0, seed2=0)(shape, mean, stdevs, min, max)`:
+    draws of `shape` (a 1-D int Tensor (batch, ...)) from normal distributions truncated to
+    [min, max], one set of parameters per batch row (each () or (batch,), one float dtype).
+    Drawn by inverting the normal CDF (in float64) over uniform draws from the instance's
+    (seed, seed2) generator (the global one when both are 0); not MindSpore's kernel's
+    numbers, which come from its Philox-based rejection samplers."""
+
+    def __call__(self, shape, mean, stdevs, min, max):
+        op = "ParameterizedTruncatedNormal"
+        if is_tensor(shape) and abstract_of(shape).ndim != 1:
+            raise ArgumentValueError(f"For '{op}', the shape must be a 1-D tensor.")
+        sizes = _shape_tensor(op, shape)
+        if len(sizes) < 2:
+            raise ArgumentValueError(f"For '{op}', the shape must have at least 2 elements, "
+                                     f"but got {len(sizes)}.")
+        if min_(sizes) <= 0:
+            raise ArgumentValueError(f"For '{op}', the shape elements must be positive, but got "
+                                     f"{sizes}.")
+        named = {"mean": mean, "stdevs": stdevs, "min": min, "max": max}
+        for name, value in named.items():
+            if not is_tensor(value) or abstract_of(value).dtype not in (dt.float16, dt.float32,
+                                                                         dt.float64):
+                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                    type(value).__name__
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, "
+                                 f"but got {got}.")
+            if abstract_of(value).shape not in ((), (1,), (sizes[0],)):
+                raise ArgumentValueError(f"For '{op}', the shape of '{name}' must be () or "
+                                         f"({sizes[0]},), but got {abstract_of(value).shape}.")
+        dtype = abstract_of(mean).dtype
+        if any(abstract_of(v).dtype != dtype for v in named.values()):
+            raise DTypeError(f"For '{op}', 'mean', 'stdevs', 'min' and 'max' must have the same "
+                             f"type.")
+        row = (sizes[0],) + (1,) * (len(sizes) - 1)
+        mean, std, low, high = (F.reshape(F.broadcast_to(F.cast(v, dt.float64), (sizes[0],)),
+                                          row) for v in named.values())
+        check_range(F.reduce_sum(F.cast(F.less_equal(std, 0.0), dt.int32)), low=0, high=1,
+                    what="count of stdevs not positive", op=op, error="value")
+        root2 = float(np.sqrt(2.0))
+
+        def cdf(x):
+            return F.mul(F.erfc(F.div(F.neg(x), root2)), 0.5)
+
+        below = cdf(F.div(F.sub(low, mean), std))
+        above = cdf(F.div(F.sub(high, mean), std))
+        draws = F.cast(draw_uniform(sizes, dt.float32, self._stream(sizes)), dt.float64)
+        p = F.add(below, F.mul(draws, F.sub(above, below)))
+        z = F.mul(F.erfinv(F.sub(F.mul(p, 2.0), 1.0)), root2)
+        values = F.add(mean, F.mul(std, z))
+        return F.cast(F.minimum(F.maximum(values, low), high), dtype)
+
+
+__all__ += ["LogNormalReverse", "ParameterizedTruncatedNormal", "RandpermV2", "TruncatedNormal"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
