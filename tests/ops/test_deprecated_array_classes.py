@@ -188,3 +188,35 @@ def test_extract_volume_patches_checks_and_gradients():
         ops.ExtractVolumePatches(2, 1, "FULL")
     x = Tensor(np.random.default_rng(5).normal(size=(1, 2, 3, 4, 3)))
     check_grads(lambda v: ops.ExtractVolumePatches(2, (1, 2, 1), "SAME")(v) ** 2, (x,), order=2)
+
+
+def _edit_inputs(hypothesis_shape=(2, 2, 3)):
+    i64 = cg.int64
+    return (Tensor(np.array([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 0, 2]]), i64),
+            Tensor(np.array([1, 2, 3, 4, 5, 6]), cg.float32), Tensor(np.array(hypothesis_shape), i64),
+            Tensor(np.array([[0, 0, 0], [0, 1, 0], [0, 1, 1], [1, 0, 0], [1, 0, 1], [1, 1, 0]]), i64),
+            Tensor(np.array([1, 3, 4, 4, 6, 7]), cg.float32), Tensor(np.array([2, 2, 2]), i64))
+
+
+def test_edit_distance_as_mindspore():
+    out = ops.EditDistance()(*_edit_inputs())
+    assert out.dtype == cg.float32
+    np.testing.assert_array_equal(out.asnumpy(), [[1.0, 0.5], [0.5, 1.0]])
+    np.testing.assert_array_equal(ops.EditDistance(False)(*_edit_inputs()).asnumpy(),
+                                  [[1, 1], [1, 1]])
+    wider = ops.EditDistance()(*_edit_inputs((2, 3, 3)))  # positions in neither: 0
+    np.testing.assert_array_equal(wider.asnumpy(), [[1.0, 0.5, 0.0], [0.5, 1.0, 0.0]])
+    with pytest.raises(TypeError, match="the type of 'normalize' should be 'bool'"):
+        ops.EditDistance(1)
+    args = list(_edit_inputs())
+    args[0] = args[0].astype(cg.int32)
+    with pytest.raises(TypeError, match=r"argument\[hypothesis_indices\].*Tensor\[Int32\]"):
+        ops.EditDistance()(*args)
+
+
+def test_edit_distance_in_a_graph(graph_mode):
+    net = _graph(ops.EditDistance())
+    np.testing.assert_array_equal(net(*_edit_inputs()).asnumpy(), [[1.0, 0.5], [0.5, 1.0]])
+    args = list(_edit_inputs())
+    args[4] = Tensor(np.array([9, 3, 4, 4, 5, 7]), cg.float32)  # other truth values, same graph
+    np.testing.assert_array_equal(net(*args).asnumpy(), [[2.0, 0.5], [0.5, 1.0]])

@@ -17,6 +17,7 @@ from cellgraph.common.apply_ops import (
     ScatterNdUpdate,
     ScatterUpdate,
 )
+from cellgraph.compiler.py_func_op import HostCall, py_func_p
 from cellgraph.ops.function.array_func.attributes import (
     _const,
     dtype,
@@ -99,7 +100,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.core import abstract_of, normalize_axis, value_input
+from cellgraph.primitives.core import TensorType, abstract_of, normalize_axis, value_input
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
@@ -109,6 +110,7 @@ from cellgraph.primitives.errors import (
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.sort_ops import searchsorted, tensor_scatter_elements_
+from cellgraph.transform import user_loc
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
            "ConcatOffsetV1", "ConjugateTranspose", "DType", "ExpandDims", "ExtractImagePatches", "Eye",
@@ -1043,13 +1045,107 @@ class ExtractVolumePatches(PrimitiveClass):
         return F.reshape(out, (shape[0], len(patches) * shape[1], *counts))
 
 
+def _levenshtein(truth, hypothesis) -> int:
+    """The edit distance between two sequences (insertions, deletions, substitutions)."""
+    previous = list(range(len(hypothesis) + 1))
+    for i, t in enumerate(truth, 1):
+        current = [i]
+        for j, h in enumerate(hypothesis, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1,
+                               previous[j - 1] + (t != h)))
+        previous = current
+    return previous[-1]
+
+
+def _edit_distances(out_shape: tuple, normalize: bool):
+    """The host side of EditDistance: each output position's sequences (the values whose
+    indices' leading coordinates name it, in their order) and their distance."""
+    strides = np.cumprod([1, *out_shape[::-1]])[:-1][::-1]
+
+    def compute(hyp_indices, hyp_values, truth_indices, truth_values):
+        sequences = []
+        for name, indices, values in (("hypothesis", hyp_indices, hyp_values),
+                                      ("truth", truth_indices, truth_values)):
+            lead = np.asarray(indices)[:, :len(out_shape)]
+            bad = np.argwhere((lead < 0) | (lead >= np.asarray(out_shape)))
+            if bad.size:
+                i, j = bad[0]
+                raise ValueError(f"For 'EditDistance', the {i}th {name}_value in {j}th dimension "
+                                 f"index: {lead[i, j]} of 'output' out of bounds: [0, "
+                                 f"{out_shape[j]}).")
+            positions = lead @ strides if lead.size else np.zeros(0, np.int64)
+            groups: dict = {}
+            for position, value in zip(positions.tolist(), np.asarray(values).tolist()):
+                groups.setdefault(position, []).append(value)
+            sequences.append(groups)
+        out = np.zeros(int(np.prod(out_shape)), np.float32)
+        for position in range(out.size):
+            hypothesis = sequences[0].get(position, [])
+            truth = sequences[1].get(position, [])
+            if normalize and not truth:
+                out[position] = np.inf if hypothesis else 0.0
+                continue
+            distance = _levenshtein(truth, hypothesis)
+            out[position] = distance / len(truth) if normalize else distance
+        return out.reshape(out_shape)
+
+    return compute
+
+
+class EditDistance(PrimitiveClass):
+    """`ops.EditDistance(normalize=True)(hypothesis_indices, hypothesis_values,
+    hypothesis_shape, truth_indices, truth_values, truth_shape)`: the Levenshtein distance
+    between the sequences of two sparse Tensors (rank R, int64 indices; a sequence is the
+    values sharing their first R - 1 coordinates, in their order), divided by the truth's
+    length with `normalize` (inf where the truth is empty and the hypothesis not); float32 of
+    the elementwise larger leading shape. The shapes are read when the graph is built; the
+    distances are computed on the host where the graph runs."""
+
+    def __init__(self, normalize=True):
+        self.normalize = check_value_type("normalize", normalize, [bool], "EditDistance")
+        self._attrs = {"normalize": normalize}
+
+    def __call__(self, hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+                 truth_values, truth_shape):
+        op = "EditDistance"
+        for name, value in (("hypothesis_indices", hypothesis_indices),
+                            ("hypothesis_shape", hypothesis_shape),
+                            ("truth_indices", truth_indices), ("truth_shape", truth_shape)):
+            if not is_tensor(value) or abstract_of(value).dtype != dt.int64:
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[Int64]}}, but got {_tensor_type(value)}.")
+        if abstract_of(hypothesis_values).dtype != abstract_of(truth_values).dtype:
+            raise DTypeError(f"Dtype of hypothesis_values and truth_values must be the same, but "
+                             f"got hypothesis_values: {_tensor_type(hypothesis_values)}, "
+                             f"truth_values: {_tensor_type(truth_values)}.")
+        shapes = [tuple(int(v) for v in value_input(s, op, name)) for s, name in (
+            (hypothesis_shape, "hypothesis_shape"), (truth_shape, "truth_shape"))]
+        if len(shapes[0]) != len(shapes[1]) or len(shapes[0]) < 2:
+            raise ArgumentValueError(f"For '{op}', hypothesis_shape and truth_shape must be of "
+                                     f"one rank, at least 2, but got {list(shapes[0])} and "
+                                     f"{list(shapes[1])}.")
+        width = len(shapes[0])
+        for indices, values in ((hypothesis_indices, hypothesis_values),
+                                (truth_indices, truth_values)):
+            if abstract_of(indices).shape[1:] != (width,) or \
+                    abstract_of(values).shape != abstract_of(indices).shape[:1]:
+                raise ArgumentValueError(f"For '{op}', the indices must be (N, {width}) with N "
+                                         f"values, but got {abstract_of(indices).shape} and "
+                                         f"{abstract_of(values).shape}.")
+        out_shape = tuple(max(a, b) for a, b in zip(shapes[0][:-1], shapes[1][:-1]))
+        operands = (hypothesis_indices, hypothesis_values, truth_indices, truth_values)
+        call = HostCall(_edit_distances(out_shape, self.normalize), op, (0, 1, 2, 3),
+                        (TensorType(out_shape, dt.float32),), True, user_loc())
+        return py_func_p(*operands, call=call)[0]
+
+
 _DEPRECATED_CLASSES = {
     "UnravelIndex": _unravel_index, "IdentityN": _identity_n, "ParallelConcat": _parallel_concat,
     "CheckNumerics": _check_numerics,
 }
 define_classes(globals(), _DEPRECATED_CLASSES, __name__)
 __all__ += list(_DEPRECATED_CLASSES)
-__all__ += ["ExtractVolumePatches", "ScatterAddWithAxis"]
+__all__ += ["EditDistance", "ExtractVolumePatches", "ScatterAddWithAxis"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
