@@ -46,11 +46,11 @@ from .random_ops import *
 for _module in (array_ops, comm_ops, control_ops, image_ops, inner_ops, math_ops, nn_ops,
                 other_ops, random_ops):
     __all__.extend(_module.__all__)
-# of sparse_ops, MindSpore's ops.operations (and ops) hold these three
+# of sparse_ops, MindSpore's ops.operations (and ops) hold these four
 from . import sparse_ops  # noqa: F401  (ops.operations.sparse_ops)
-from .sparse_ops import SparseTensorDenseAdd, SparseTensorDenseMatmul, SparseToDense
+from .sparse_ops import SparseSlice, SparseTensorDenseAdd, SparseTensorDenseMatmul, SparseToDense
 
-__all__ += ["SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
+__all__ += ["SparseSlice", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
 from . import _embedding_cache_ops  # noqa: F401  (ops.operations._embedding_cache_ops)
 from ._embedding_cache_ops import UpdateCache
 
