@@ -80,3 +80,27 @@ def test_errors():
            Tensor(0.5, cg.float32), Tensor(0.1, cg.float32))
     with pytest.raises(TypeError, match="the type of 'pad_per_class' should be 'bool'"):
         ops.CombinedNonMaxSuppression(1)
+
+
+def test_non_max_suppression_with_overlaps_as_mindspore():
+    rng = np.random.RandomState(1)
+    overlaps = Tensor(rng.rand(8, 8).astype(np.float32))
+    scores = Tensor(rng.rand(8).astype(np.float32))
+    cases = {(6, 0.5, 0.1): [4, 6, 1], (2, 0.9, 0.0): [4, 6], (8, 0.3, 0.5): [4, 6, 1],
+             (0, 0.5, 0.1): [], (8, 1.0, 0.0): [4, 6, 2, 5, 1, 3, 7, 0]}
+    for (size, overlap, score), want in cases.items():
+        out = ops.NonMaxSuppressionWithOverlaps()(overlaps, scores, Tensor(size, cg.int32),
+                                                  Tensor(overlap, cg.float32),
+                                                  Tensor(score, cg.float32))
+        assert out.dtype == cg.int32 and out.asnumpy().tolist() == want
+    with pytest.raises(ValueError, match="max_output_size must be non-negative"):
+        ops.NonMaxSuppressionWithOverlaps()(overlaps, scores, Tensor(-1, cg.int32),
+                                            Tensor(0.5, cg.float32), Tensor(0.1, cg.float32))
+    docstring = ops.NonMaxSuppressionWithOverlaps()(
+        Tensor(np.array([[0.6964692, 0.28613934, 0.22685145, 0.5513148],
+                         [0.71946895, 0.42310646, 0.9807642, 0.6848297],
+                         [0.4809319, 0.39211753, 0.343178, 0.7290497],
+                         [0.43857226, 0.059677895, 0.39804426, 0.7379954]]), cg.float32),
+        Tensor(np.array([0.18249173, 0.17545176, 0.53155136, 0.53182757]), cg.float32),
+        Tensor(4, cg.int32), Tensor(0.1, cg.float32), Tensor(0.2, cg.float32))
+    assert docstring.asnumpy().tolist() == [3]

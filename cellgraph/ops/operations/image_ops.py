@@ -19,7 +19,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize",
-           "HSVToRGB", "RGBToHSV", "ResizeArea", "ResizeBicubic"]
+           "HSVToRGB", "NonMaxSuppressionWithOverlaps", "RGBToHSV", "ResizeArea",
+           "ResizeBicubic"]
 
 
 CropAndResize = define_class("CropAndResize", crop_and_resize,
@@ -363,6 +364,64 @@ class CombinedNonMaxSuppression(PrimitiveClass):
                 M.select(filled, picked_scores, F.zeros_like(picked_scores)),
                 M.select(filled, F.cast(class_ids, dt.float32), F.zeros_like(picked_scores)),
                 F.cast(valid, dt.int32))
+
+
+def _nms_with_overlaps(overlaps, scores, max_output_size, overlap_threshold,
+                       score_threshold) -> list:
+    """MindSpore's CPU kernel's greedy selection: the boxes above score_threshold by
+    descending score (ties by position), each kept unless its overlap with a kept box reaches
+    overlap_threshold, at most max_output_size of them."""
+    kept: list = []
+    for box in sorted(np.flatnonzero(scores > score_threshold), key=lambda i: -scores[i]):
+        if len(kept) == max_output_size:
+            break
+        if all(overlaps[box, other] < overlap_threshold for other in kept):
+            kept.append(int(box))
+    return kept
+
+
+class NonMaxSuppressionWithOverlaps(PrimitiveClass):
+    """`ops.NonMaxSuppressionWithOverlaps()(overlaps, scores, max_output_size,
+    overlap_threshold, score_threshold)`: the int32 positions of the boxes greedy
+    non-maximum suppression keeps, given their (N, N) overlaps and (N,) scores. How many are
+    kept sets the result's size, so every input is read when the graph is built."""
+
+    def __init__(self):
+        self._attrs = {}
+
+    def __call__(self, overlaps, scores, max_output_size, overlap_threshold, score_threshold):
+        op = "NonMaxSuppressionWithOverlaps"
+        floats = (dt.float16, dt.float32, dt.float64)
+        for name, value, allowed in (("overlaps", overlaps, floats), ("scores", scores, floats),
+                                     ("max_output_size", max_output_size, (dt.int32,)),
+                                     ("overlap_threshold", overlap_threshold, floats),
+                                     ("score_threshold", score_threshold, floats)):
+            if not is_tensor(value) or abstract_of(value).dtype not in allowed:
+                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                    type(value).__name__
+                listed = ", ".join(f"Tensor[{d}]" for d in allowed)
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{{listed}}}, but got {got}.")
+        count = abstract_of(scores).shape
+        if len(count) != 1 or abstract_of(overlaps).shape != (count[0], count[0]):
+            raise ArgumentValueError(f"For primitive[{op}], overlaps must be (N, N) and scores "
+                                     f"(N,), but got {list(abstract_of(overlaps).shape)} and "
+                                     f"{list(count)}.")
+        for name, value in (("max_output_size", max_output_size),
+                            ("overlap_threshold", overlap_threshold),
+                            ("score_threshold", score_threshold)):
+            if abstract_of(value).ndim != 0:
+                raise ArgumentValueError(f"For primitive[{op}], the rank of {name} must be 0, "
+                                         f"but got {abstract_of(value).ndim}.")
+        limit = int(value_input(max_output_size, op, "max_output_size"))
+        if limit < 0:
+            raise ArgumentValueError(f"For '{op}', the input max_output_size must be "
+                                     f"non-negative.")
+        values = [np.asarray(value_input(v, op, name), np.float32) for v, name in (
+            (overlaps, "overlaps"), (scores, "scores"), (overlap_threshold, "overlap_threshold"),
+            (score_threshold, "score_threshold"))]
+        kept = _nms_with_overlaps(values[0], values[1], limit, values[2], values[3])
+        return Tensor(np.asarray(kept, np.int32))
 
 
 def _take(x, index, axis):
