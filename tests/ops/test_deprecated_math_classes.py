@@ -212,3 +212,30 @@ def test_data_format_vec_permute():
         ops.DataFormatVecPermute()(Tensor(np.array([1, 2, 3]), cg.int32))
     with pytest.raises(TypeError, match=r"but got Tensor\[Float32\]"):
         ops.DataFormatVecPermute()(Tensor(np.array([1.0, 2, 3, 4]), cg.float32))
+
+
+def test_matrix_logarithm():
+    """MindSpore 2.10's values (the docstring's matrix, a diagonal and a Jordan block)."""
+    x = Tensor(np.array([[1 + 2j, 0.5], [0.3j, 3 - 1j]]), cg.complex64)
+    out = ops.MatrixLogarithm()(x)
+    assert out.dtype == cg.complex64
+    np.testing.assert_allclose(out.asnumpy(), [[0.79231 + 1.10223j, 0.19291 - 0.06921j],
+                                               [0.04152 + 0.11575j, 1.1487 - 0.33206j]], atol=2e-5)
+    batch = ops.MatrixLogarithm()(Tensor(np.array([[[2, 0], [0, 3]], [[1, 1], [0, 1]]]),
+                                         cg.complex128))
+    np.testing.assert_allclose(batch.asnumpy(), [[[np.log(2), 0], [0, np.log(3)]],
+                                                 [[0, 1], [0, 0]]], atol=1e-12)
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=(4, 4)) + 1j * rng.normal(size=(4, 4)) + 3 * np.eye(4)
+    values, vectors = np.linalg.eig(a)
+    want = vectors @ np.diag(np.log(values)) @ np.linalg.inv(vectors)
+    np.testing.assert_allclose(ops.MatrixLogarithm()(Tensor(a)).asnumpy(), want, atol=1e-10)
+    with pytest.raises(TypeError, match=r"but got Tensor\[Float32\]"):
+        ops.MatrixLogarithm()(Tensor(np.eye(2, dtype=np.float32)))
+    with pytest.raises(ValueError, match="last two dimensions"):
+        ops.MatrixLogarithm()(Tensor(np.ones((2, 3), np.complex64)))
+
+
+def test_matrix_logarithm_in_a_graph(graph_mode):
+    out = _graph(ops.MatrixLogarithm())(Tensor(np.array([[2, 0], [0, 3]]), cg.complex64))
+    np.testing.assert_allclose(out.asnumpy(), [[np.log(2), 0], [0, np.log(3)]], atol=1e-6)

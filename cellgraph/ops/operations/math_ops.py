@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph._checkparam import LE, check, check_positive_int, check_value_type
+from cellgraph.compiler.py_func_op import HostCall, py_func_p
 from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.array_func.shape import swapaxes
@@ -73,7 +74,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.complex_ops import polar
-from cellgraph.primitives.core import abstract_of, fmt_shape, value_input
+from cellgraph.primitives.core import TensorType, abstract_of, fmt_shape, value_input
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -907,7 +908,66 @@ def _ragged_ranges(starts, limits, deltas) -> tuple[list, list]:
     return splits, dense
 
 
-_DEPRECATED_CLASSES = {"CompareAndBitpack": _compare_and_bitpack,
+def _square_root(matrix: np.ndarray) -> np.ndarray:
+    """The principal square root by the Denman-Beavers iteration (to convergence)."""
+    root, inverse_root = matrix, np.eye(matrix.shape[0], dtype=matrix.dtype)
+    for _ in range(100):
+        step = (root + np.linalg.inv(inverse_root)) / 2
+        inverse_root = (inverse_root + np.linalg.inv(root)) / 2
+        done = np.linalg.norm(step - root, 1) <= 1e-15 * np.linalg.norm(step, 1)
+        root = step
+        if done:
+            break
+    return root
+
+
+def principal_logarithm(matrix: np.ndarray) -> np.ndarray:
+    """The principal logarithm of a square complex matrix by inverse scaling and squaring:
+    square roots until it is within 0.25 of the identity, the series of log(I + Y) there,
+    times 2 ** (the number of roots). Defective matrices (Jordan blocks) included."""
+    identity = np.eye(matrix.shape[0], dtype=np.complex128)
+    root, halvings = matrix.astype(np.complex128), 0
+    while np.linalg.norm(root - identity, 1) > 0.25 and halvings < 64:
+        root, halvings = _square_root(root), halvings + 1
+    offset = root - identity
+    term, total = identity, np.zeros_like(identity)
+    for k in range(1, 80):
+        term = term @ offset
+        total = total + term * ((-1) ** (k + 1) / k)
+        if np.linalg.norm(term, 1) < 1e-18:
+            break
+    return total * 2.0 ** halvings
+
+
+def _logarithms(dtype):
+    def compute(x):
+        x = np.asarray(x)
+        flat = x.reshape(-1, *x.shape[-2:])
+        out = np.stack([principal_logarithm(m) for m in flat]) if flat.size else \
+            flat.astype(np.complex128)
+        return out.reshape(x.shape).astype(dtype.np)
+
+    return compute
+
+
+def _matrix_logarithm(x):
+    """The principal logarithm of each square complex matrix of `x` (..., M, M), computed on
+    the host where the graph runs (MindSpore defines no gradient for it)."""
+    op = "MatrixLogarithm"
+    _check_dtypes(op, {"x": x}, (dt.complex64, dt.complex128))
+    shape = abstract_of(x).shape
+    if len(shape) < 2:
+        raise ArgumentValueError(f"For primitive[{op}], the dimension of x must be greater "
+                                 f"than or equal to 2, but got {len(shape)}.")
+    if shape[-1] != shape[-2]:
+        raise ArgumentValueError(f"For primitive[{op}], the last two dimensions of x must be "
+                                 f"equal, but got {shape[-2]} and {shape[-1]}.")
+    dtype = abstract_of(x).dtype
+    call = HostCall(_logarithms(dtype), op, (0,), (TensorType(shape, dtype),), True, user_loc())
+    return py_func_p(x, call=call)[0]
+
+
+_DEPRECATED_CLASSES = {"CompareAndBitpack": _compare_and_bitpack, "MatrixLogarithm": _matrix_logarithm,
                        "TridiagonalMatMul": _tridiagonal_matmul}
 define_classes(globals(), _DEPRECATED_CLASSES, __name__)
 __all__ += list(_DEPRECATED_CLASSES)
