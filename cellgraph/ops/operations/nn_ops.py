@@ -1266,7 +1266,7 @@ LRN = define_class("LRN", lrn, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "b
                                "norm_region": "ACROSS_CHANNELS"}, module=__name__)
 
 
-_FRACTIONAL_INIT = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False,
+_FRACTIONAL_INIT = {"pooling_ratio": REQUIRED, "pseudo_random": False, "overlapping": False,
                     "deterministic": False, "seed": 0, "seed2": 0}
 FractionalAvgPool = define_class("FractionalAvgPool", fractional_avg_pool, _FRACTIONAL_INIT,
                                  module=__name__)
