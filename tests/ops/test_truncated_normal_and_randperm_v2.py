@@ -127,3 +127,28 @@ def test_parameterized_truncated_normal():
         op(Tensor(np.array([3]), cg.int32), mean, std, low, high)
     with pytest.raises(TypeError, match="same type"):
         op(shape, mean, std, low.astype(cg.float32), high)
+
+
+@pytest.mark.parametrize("dtype", [cg.int32, cg.int64, cg.uint32, cg.uint64])
+def test_non_deterministic_ints_cover_the_dtype(dtype):
+    cg.set_seed(1)
+    out = ops.NonDeterministicInts(dtype=dtype)(Tensor(np.array([200, 300]), cg.int32))
+    assert out.dtype == dtype and out.shape == (200, 300)
+    values = out.asnumpy()
+    top = float(np.iinfo(values.dtype).max)
+    low = 0.0 if dtype in (cg.uint32, cg.uint64) else -top
+    assert values.min() >= (1 if low == 0 else -top)
+    # uniform over [low, max]: the extremes reach near both ends, the mean near the middle
+    assert values.min() < low + 0.001 * (top - low) and values.max() > top - 0.001 * (top - low)
+    assert abs(values.astype(np.float64).mean() - (low + top) / 2) < 0.01 * (top - low)
+
+
+def test_non_deterministic_ints_errors():
+    with pytest.raises(TypeError, match="the 'dtype' should be one of"):
+        ops.NonDeterministicInts(dtype=cg.float32)
+    with pytest.raises(TypeError, match=r"but got Tensor\[Float32\]"):
+        ops.NonDeterministicInts()(Tensor(np.array([2, 3]), cg.float32))
+    with pytest.raises(ValueError, match="less than -2 but got"):
+        ops.NonDeterministicInts()(Tensor(np.array([2, -3]), cg.int64))
+    with pytest.raises(ValueError, match="the shape's rank must be equal to 1, but got 2"):
+        ops.NonDeterministicInts()(Tensor(np.array([[2, 3]]), cg.int64))

@@ -45,6 +45,7 @@ from cellgraph.primitives.random_ops import (
     randperm,
     shuffle_first_axis,
     standard_normal_draw,
+    uniform_int,
 )
 from cellgraph.runtime.mt19937 import Mt19937Stream
 from cellgraph.runtime.rng import MinstdStream, TruncatedNormalStream, generator
@@ -505,7 +506,53 @@ class ParameterizedTruncatedNormal(_SeededRandom):
         return F.cast(F.minimum(F.maximum(values, low), high), dtype)
 
 
-__all__ += ["LogNormalReverse", "ParameterizedTruncatedNormal", "RandpermV2", "TruncatedNormal"]
+def _int_parts(sizes: tuple, bits: int, dtype):
+    """Uniform integers in [0, 2 ** bits) of `dtype`, made of 16-bit draws of the global
+    generator (the only int draws are int32's)."""
+    total = None
+    for _ in range(bits // 16):
+        part = F.cast(uniform_int(shape=sizes, low=0, high=1 << 16), dtype)
+        total = part if total is None else F.add(F.mul(total, 1 << 16), part)
+    return total
+
+
+class NonDeterministicInts(PrimitiveClass):
+    """`ops.NonDeterministicInts(dtype=int64)(shape)`: uniform integers of `shape` (a 1-D int
+    Tensor, read when the graph is built) over [-max, max] of `dtype` (unsigned: [1, max], as
+    MindSpore's kernel's distribution over -max wrapped). MindSpore seeds its engine from the
+    clock; these come from the global generator."""
+
+    _DTYPES = (dt.int32, dt.int64, dt.uint32, dt.uint64)
+
+    def __init__(self, dtype=dt.int64):
+        if dtype not in self._DTYPES:
+            raise DTypeError(f"For 'NonDeterministicInts', the 'dtype' should be one of "
+                             f"[{', '.join(repr(d) for d in self._DTYPES)}], but got '{dtype!r}'.")
+        self.dtype = dtype
+        self._attrs = {"dtype": dtype}
+
+    def __call__(self, shape):
+        op = "NonDeterministicInts"
+        if is_tensor(shape) and abstract_of(shape).ndim != 1:
+            raise ArgumentValueError(f"For primitive[{op}], the shape's rank must be equal to 1, "
+                                     f"but got {abstract_of(shape).ndim}.")
+        sizes = _shape_tensor(op, shape, (dt.int32, dt.int64, dt.uint32, dt.uint64))
+        if sizes and min_(sizes) < 0:
+            raise ArgumentValueError(f"Shape should not have values less than -2 but got "
+                                     f"{sizes}.")
+        if self.dtype == dt.int32:
+            return F.cast(uniform_int(shape=sizes, low=-(2**31 - 1), high=2**31), dt.int32)
+        if self.dtype == dt.int64:  # [-2**63, 2**63), the lowest value moved up to -max
+            high = F.cast(uniform_int(shape=sizes, low=-(2**31), high=2**31), dt.int64)
+            value = F.add(F.mul(high, 1 << 32), _int_parts(sizes, 32, dt.int64))
+            return F.maximum(value, F.cast(np.array(-(2**63 - 1)), dt.int64))
+        bits = 32 if self.dtype == dt.uint32 else 64
+        value = _int_parts(sizes, bits, self.dtype)
+        return F.maximum(value, F.cast(np.array(1), self.dtype))
+
+
+__all__ += ["LogNormalReverse", "NonDeterministicInts", "ParameterizedTruncatedNormal",
+            "RandpermV2", "TruncatedNormal"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
