@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph._checkparam import check_value_type
+from cellgraph._checkparam import check_string, check_value_type
 from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.ops.function.image_func import crop_and_resize
@@ -20,7 +20,7 @@ from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize",
            "HSVToRGB", "NonMaxSuppressionWithOverlaps", "RGBToHSV", "ResizeArea",
-           "ResizeBicubic"]
+           "ResizeBicubic", "ScaleAndTranslate"]
 
 
 CropAndResize = define_class("CropAndResize", crop_and_resize,
@@ -430,6 +430,132 @@ def _take(x, index, axis):
     shape = list(abstract_of(x).shape)
     shape[axis] = abstract_of(index).shape[axis]
     return gather_elements(x, axis, F.broadcast_to(index, tuple(shape)))
+
+
+# ----- ScaleAndTranslate: separable resampling with a kernel (TensorFlow's, MindSpore's CPU)
+
+_PI = np.float32(3.14159265359)
+
+
+def _lanczos(radius: float):
+    def weight(x):
+        x = np.abs(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = radius * np.sin(_PI * x) * np.sin(_PI * x / radius) / (_PI * _PI * x * x)
+        return np.where(x > radius, 0.0, np.where(x <= 1e-3, 1.0, value)).astype(np.float32)
+
+    return weight, radius
+
+
+def _gaussian(x):
+    x = np.abs(x)
+    sigma = np.float32(0.5)
+    return np.where(x >= 1.5, 0.0, np.exp(-x * x / (2 * sigma * sigma))).astype(np.float32)
+
+
+def _box(x):
+    x = np.abs(x)
+    half = np.abs(x - 0.5) <= np.finfo(np.float32).eps
+    return np.where(x < 0.5, 1.0, np.where(half, 0.5, 0.0)).astype(np.float32)
+
+
+def _keys_cubic(x):
+    x = np.abs(x)
+    outer = ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0
+    inner = (1.5 * x - 2.5) * x * x + 1.0
+    return np.where(x >= 2, 0.0, np.where(x >= 1, outer, inner)).astype(np.float32)
+
+
+def _mitchell_cubic(x):
+    x = np.abs(x)
+    outer = (((-7.0 / 18.0) * x + 2.0) * x - 10.0 / 3.0) * x + 16.0 / 9.0
+    inner = (((7.0 / 6.0) * x - 2.0) * x) * x + 8.0 / 9.0
+    return np.where(x >= 2, 0.0, np.where(x >= 1, outer, inner)).astype(np.float32)
+
+
+SAMPLING_KERNELS = {
+    "lanczos1": _lanczos(1.0), "lanczos3": _lanczos(3.0), "lanczos5": _lanczos(5.0),
+    "gaussian": (_gaussian, 1.5), "box": (_box, 1.0),
+    "triangle": (lambda x: np.maximum(1 - np.abs(x), 0).astype(np.float32), 1.0),
+    "keyscubic": (_keys_cubic, 2.0), "mitchellcubic": (_mitchell_cubic, 2.0),
+}
+
+
+def resampling_weights(kernel_type: str, size_in: int, size_out: int, scale: float,
+                       translate: float, antialias: bool) -> np.ndarray:
+    """(size_out, size_in): output pixel x samples input position (x + 0.5 - translate) /
+    scale through the kernel (stretched by 1 / scale when shrinking with `antialias`) over the
+    pixels within its radius, the weights summing to 1; a sample outside the input has none."""
+    weight, radius = SAMPLING_KERNELS[kernel_type]
+    scale, translate = np.float32(scale), np.float32(translate)
+    inv_scale = np.float32(1.0) / scale
+    stretch = max(inv_scale, np.float32(1.0)) if antialias else np.float32(1.0)
+    reach = np.float32(radius) * stretch
+    weights = np.zeros((size_out, size_in), np.float32)
+    for x in range(size_out):
+        sample = np.float32(x + 0.5) * inv_scale - inv_scale * translate
+        if sample < 0 or sample > size_in:
+            continue
+        start = min(max(int(np.ceil(sample - reach - np.float32(0.5))), 0), size_in - 1)
+        end = min(max(int(np.floor(sample + reach - np.float32(0.5))), 0), size_in - 1) + 1
+        sources = np.arange(start, end, dtype=np.float32)
+        row = weight((sources + np.float32(0.5) - sample) / stretch)
+        total = row.sum(dtype=np.float32)
+        if abs(total) >= 1000.0 * np.finfo(np.float32).tiny:
+            weights[x, start:end] = row / total
+    return weights
+
+
+class ScaleAndTranslate(PrimitiveClass):
+    """`ops.ScaleAndTranslate(kernel_type="lanczos3", antialias=True)(images, size, scale,
+    translation)`: (N, H, W, C) real images resampled to `size` (int32 (2,)), each output
+    pixel sampling ((y, x) + 0.5 - translation) / scale through the kernel, as float32: two
+    constant weight matrices made from `size`, `scale` and `translation` (read when the graph
+    is built), so the result is differentiable in the images."""
+
+    def __init__(self, kernel_type="lanczos3", antialias=True):
+        op = "ScaleAndTranslate"
+        check_value_type("kernel_type", kernel_type, [str], op)
+        self.kernel_type = check_string(kernel_type, list(SAMPLING_KERNELS), "kernel_type", op)
+        self.antialias = check_value_type("antialias", antialias, [bool], op)
+        self._attrs = {"kernel_type": kernel_type, "antialias": antialias}
+
+    def __call__(self, images, size, scale, translation):
+        op = "ScaleAndTranslate"
+        images_dtypes = (dt.int8, dt.int16, dt.int32, dt.int64, dt.float16, dt.float32,
+                         dt.float64)
+        for name, value, allowed in (("images", images, images_dtypes), ("size", size, (dt.int32,)),
+                                     ("scale", scale, (dt.float32,)),
+                                     ("translation", translation, (dt.float32,))):
+            if not is_tensor(value) or abstract_of(value).dtype not in allowed:
+                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                    type(value).__name__
+                listed = ", ".join(f"Tensor[{d}]" for d in allowed)
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{{listed}}}, but got {got}.")
+        shape = abstract_of(images).shape
+        if len(shape) != 4:
+            raise ArgumentValueError(f"For '{op}', the rank of 'images' must be 4, but got "
+                                     f"{len(shape)}.")
+        for name, value in (("size", size), ("scale", scale), ("translation", translation)):
+            if abstract_of(value).shape != (2,):
+                raise ArgumentValueError(f"For '{op}', the shape of '{name}' must be (2,), but "
+                                         f"got {abstract_of(value).shape}.")
+        height, width = (int(v) for v in value_input(size, op, "size"))
+        if height <= 0 or width <= 0:
+            raise ArgumentValueError(f"For '{op}', the values of 'size' must be positive, but "
+                                     f"got {[height, width]}.")
+        scales = [float(v) for v in value_input(scale, op, "scale")]
+        shifts = [float(v) for v in value_input(translation, op, "translation")]
+        if any(abs(v) <= 1e-5 for v in scales):
+            raise ArgumentValueError(f"For {op}, divisor scale cannot be 0.")
+        rows = resampling_weights(self.kernel_type, shape[1], height, scales[0], shifts[0],
+                                  self.antialias)
+        columns = resampling_weights(self.kernel_type, shape[2], width, scales[1], shifts[1],
+                                     self.antialias)
+        planes = F.transpose(F.cast(images, dt.float32), (0, 3, 1, 2))      # (N, C, H, W)
+        resized = F.matmul(F.matmul(Tensor(rows), planes), Tensor(columns.T))
+        return F.transpose(resized, (0, 2, 3, 1))
 
 
 RGBToHSV = define_class("RGBToHSV", _rgb_to_hsv, module=__name__)
