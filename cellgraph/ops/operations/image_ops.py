@@ -16,9 +16,11 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.random_ops import draw_uniform, standard_normal_draw
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["AdjustHue", "AdjustSaturation", "CombinedNonMaxSuppression", "CropAndResize",
+           "ExtractGlimpse",
            "HSVToRGB", "NonMaxSuppressionWithOverlaps", "RGBToHSV", "ResizeArea",
            "ResizeBicubic", "ScaleAndTranslate"]
 
@@ -556,6 +558,89 @@ class ScaleAndTranslate(PrimitiveClass):
         planes = F.transpose(F.cast(images, dt.float32), (0, 3, 1, 2))      # (N, C, H, W)
         resized = F.matmul(F.matmul(Tensor(rows), planes), Tensor(columns.T))
         return F.transpose(resized, (0, 2, 3, 1))
+
+
+# ----- ExtractGlimpse: windows at per-image offsets, noise where they leave the image
+
+
+class ExtractGlimpse(PrimitiveClass):
+    """`ops.ExtractGlimpse(centered=True, normalized=True, uniform_noise=True,
+    noise="uniform")(x, size, offsets)`: from each (H, W, C) float32 image a (gh, gw) window
+    whose centre is the image's (row, column) offset (a fraction of the size with
+    `normalized`, from the middle with `centered`), its top-left corner truncated toward zero
+    as MindSpore's kernel does; pixels outside the image are 0 ("zero"), uniform in (-1, 1)
+    ("uniform", or `uniform_noise`) or max(0, N(10, 11)) ("gaussian"), drawn from the global
+    generator. `size` is read when the graph is built; the offsets where it runs."""
+
+    def __init__(self, centered=True, normalized=True, uniform_noise=True, noise="uniform"):
+        op = "ExtractGlimpse"
+        self.centered = check_value_type("centered", centered, [bool], op)
+        self.normalized = check_value_type("normalized", normalized, [bool], op)
+        check_value_type("noise", noise, [str], op)
+        self.noise = check_string(noise, ["uniform", "gaussian", "zero"], "noise", op)
+        self.uniform_noise = check_value_type("uniform_noise", uniform_noise, [bool], op)
+        if uniform_noise and noise != "uniform":
+            raise ArgumentValueError(f"For '{op}', the value of 'noise' must be uniform when "
+                                     f"uniform_noise is True, but got {noise}.")
+        self._attrs = {"centered": centered, "normalized": normalized,
+                       "uniform_noise": uniform_noise, "noise": noise}
+
+    def __call__(self, x, size, offsets):
+        op = "ExtractGlimpse"
+        for name, value, dtype in (("x", x, dt.float32), ("size", size, dt.int32),
+                                   ("offsets", offsets, dt.float32)):
+            if not is_tensor(value) or abstract_of(value).dtype != dtype:
+                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                    type(value).__name__
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[{dtype}]}}, but got {got}.")
+        shape = abstract_of(x).shape
+        if len(shape) != 4:
+            raise ArgumentValueError(f"For '{op}', the rank of 'x' must be 4, but got "
+                                     f"{len(shape)}.")
+        if abstract_of(offsets).shape != (shape[0], 2):
+            raise ArgumentValueError(f"For '{op}', the shape of 'offsets' must be "
+                                     f"({shape[0]}, 2), but got {abstract_of(offsets).shape}.")
+        if abstract_of(size).shape != (2,):
+            raise ArgumentValueError(f"For '{op}', 'size' must hold 2 elements, but got shape "
+                                     f"{abstract_of(size).shape}.")
+        glimpse = [int(v) for v in value_input(size, op, "size")]
+        if min(glimpse) <= 0:
+            raise ArgumentValueError(f"For '{op}', the value of size must be greater than zero, "
+                                     f"but got {glimpse}.")
+        batch, height, width, channels = shape
+        corners = []
+        for axis, (extent, window) in enumerate(zip((height, width), glimpse)):
+            where = offsets[:, axis]
+            if self.normalized:
+                where = M.mul(where, float(extent))
+            if self.centered:
+                where = M.add(M.div(where, 2.0), extent / 2.0)
+            corners.append(F.cast(M.sub(where, window / 2.0), dt.int64))  # toward zero
+        rows = F.add(F.expand_dims(corners[0], 1), Tensor(np.arange(glimpse[0], dtype=np.int64)))
+        cols = F.add(F.expand_dims(corners[1], 1), Tensor(np.arange(glimpse[1], dtype=np.int64)))
+
+        def inside(index, extent):
+            return F.logical_and(F.greater_equal(index, 0), F.less(index, extent))
+
+        valid = F.logical_and(F.expand_dims(inside(rows, height), 2),
+                              F.expand_dims(inside(cols, width), 1))      # (B, gh, gw)
+        rows = M.minimum(M.maximum(rows, 0), height - 1)
+        cols = M.minimum(M.maximum(cols, 0), width - 1)
+        base = Tensor(np.arange(batch, dtype=np.int64).reshape(batch, 1, 1) * height * width)
+        flat = F.add(F.add(base, F.mul(F.expand_dims(rows, 2), width)), F.expand_dims(cols, 1))
+        pixels = F.gather(F.reshape(x, (batch * height * width, channels)),
+                          F.reshape(flat, (-1,)), 0)
+        pixels = F.reshape(pixels, (batch, *glimpse, channels))
+        out_shape = (batch, *glimpse, channels)
+        if self.uniform_noise or self.noise == "uniform":
+            fill = M.sub(M.mul(draw_uniform(out_shape, dt.float32, None), 2.0), 1.0)
+        elif self.noise == "gaussian":
+            normal = standard_normal_draw(out_shape, dt.float32, None)
+            fill = M.maximum(M.add(M.mul(normal, 11.0), 10.0), 0.0)
+        else:
+            fill = F.zeros(out_shape, dt.float32)
+        return M.select(F.broadcast_to(F.expand_dims(valid, -1), out_shape), pixels, fill)
 
 
 RGBToHSV = define_class("RGBToHSV", _rgb_to_hsv, module=__name__)
