@@ -21,8 +21,9 @@ from cellgraph.compiler.builder import (
     update_target,
 )
 from cellgraph.compiler.custom import custom_vjp_call
+from cellgraph.compiler.dynamic_sequence import RuntimeSequence
 from cellgraph.compiler.pipeline import graph_name, parse
-from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
+from cellgraph.compiler.pytree import count_leaves, flatten, sparse_parts, unflatten
 from cellgraph.compiler.scope import is_jit_class
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, shapes_agree
@@ -194,15 +195,23 @@ class GradFunction(Transform):
     def _result(self, graph, outs, grads, slots, weight_slots, args, positions):
         input_grads, constants = [], False
         for pos, start, count in slots:
-            if not (is_tensor_like(args[pos]) or getattr(args[pos], "__ms_mutable__", False)):
-                continue  # as MindSpore's: only Tensor inputs and mutable tuples, lists and
-                # dicts get a gradient (not numbers, nor other tuples, lists or dicts, even of
-                # Tensors); a mutable one's has its structure
+            if not (is_tensor_like(args[pos]) or getattr(args[pos], "__ms_mutable__", False)
+                    or sparse_parts(args[pos]) is not None
+                    or getattr(args[pos], "runtime_sequence", None) is not None):
+                continue  # as MindSpore's: only Tensor inputs, sparse tensors and mutable
+                # tuples, lists (dynamic-length ones too) and dicts get a gradient (not numbers, nor other tuples, lists
+                # or dicts, even of Tensors); a mutable one's and a sparse one's has its
+                # structure (a sparse tensor's indices get zeros)
             if is_constant_argument(args[pos]):
                 constants = True  # a `const_arg` Tensor is a constant: it has no gradient
                 continue
-            _, sub_tree = flatten(args[pos], is_tensor_like)
-            value = unflatten(sub_tree, grads[start:start + count])
+            sequence = getattr(args[pos], "runtime_sequence", None)
+            if sequence is not None and sequence.data is not None:
+                # a dynamic-length sequence's: MindSpore's is a list, whichever its kind
+                value = RuntimeSequence(list, sequence.element, grads[start])
+            else:
+                _, sub_tree = flatten(args[pos], is_tensor_like)
+                value = unflatten(sub_tree, grads[start:start + count])
             input_grads.append((pos, value) if self.return_ids else value)
         weight_grads = []
         for w, slot in zip(self.weights or (), weight_slots):

@@ -28,6 +28,7 @@ class RowTensorInner:
     from it."""
 
     _sparse_kind = "rowtensor"
+    _part_names, _shape_name = ("indices", "values"), "dense_shape"  # a graph's leaves, static
 
     def __init__(self, indices=None, values=None, shape=None, row_tensor=None):
         if row_tensor is not None:
@@ -60,6 +61,7 @@ class RowTensorInner:
         return (f"RowTensor(dense_shape={self.dense_shape}, dtype={self.dtype}, "
                 f"rows={abstract_of(self.indices).shape[0]})")
 
+
     def to_dense(self):
         """The dense Tensor (rows listed twice add up)."""
         zeros = F.zeros(self.dense_shape, self.dtype)
@@ -76,6 +78,7 @@ class COOTensor:
     (they add up in `to_dense`) until `coalesce`."""
 
     _sparse_kind = "cootensor"
+    _part_names, _shape_name = ("indices", "values"), "shape"  # a graph's leaves, static
 
     def __init__(self, indices=None, values=None, shape=None, coo_tensor=None):
         if coo_tensor is not None:
@@ -121,6 +124,7 @@ class COOTensor:
                 f"indices={_part_text(self.indices)}, values={_part_text(self.values)})")
 
     # -- conversions ----------------------------------------------------------------------
+
     def to_dense(self):
         """The dense Tensor (values at repeated indices add up)."""
         zeros = F.zeros(self.shape, self.dtype)
@@ -294,6 +298,7 @@ class CSRTensor:
     size that depends on the data, and runs eagerly only."""
 
     _sparse_kind = "csrtensor"
+    _part_names, _shape_name = ("indptr", "indices", "values"), "shape"  # as COOTensor's
 
     def __init__(self, indptr=None, indices=None, values=None, shape=None, csr_tensor=None):
         if csr_tensor is not None:
@@ -333,6 +338,7 @@ class CSRTensor:
     # -- conversions ----------------------------------------------------------------------
     def to_tuple(self):
         return self.indptr, self.indices, self.values, self.shape
+
 
     def _row_ids(self):
         """The row of each stored value: how many rows end at or before its position."""

@@ -216,6 +216,8 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     ("cellgraph.runtime.tensor.Tensor.__new__", "args"): ("protocol", "__init__ reads them"),
     ("cellgraph.runtime.tensor.Tensor.__new__", "dtype"): ("protocol", "__init__ reads it"),
     ("cellgraph.runtime.tensor.Tensor.__new__", "kwargs"): ("protocol", "__init__ reads them"),
+    ("cellgraph.mint.distributed.point_to_point.P2POp.__new__", "group"): (
+        "protocol", "__init__ reads it"),
     ("cellgraph.common.initializer.Constant.generate", "rng"): (
         "protocol", "a constant draws nothing"),
     ("cellgraph.common.initializer.Identity.generate", "rng"): (

@@ -284,6 +284,11 @@ def is_tensor_like(x) -> bool:
         hasattr(x, "_data") and hasattr(x, "aval") and not isinstance(x, type))
 
 
+def _returned_value(x) -> bool:
+    """A leaf of a top-level graph's result that the graph computes (not a NumPy array)."""
+    return is_tensor_like(x) and not isinstance(x, np.ndarray)
+
+
 def describe_value(value) -> str:
     """What a user passed, for error messages: `Tensor f32[2,3]`, `(Tensor f32[1], int 2)`."""
     if isinstance(value, (tuple, list)):
@@ -345,6 +350,7 @@ class Builder(Trace):
         self.graph = Graph(name, [], loc=loc)
         self.loc = loc
         self.outer: Builder | None = None
+        self.returns_arrays = False  # a user's top-level graph: see finish
         self.captured: dict[int, tuple[Tracer, Var]] = {}
         self.weight_vars: dict[int, tuple[object, Var]] = {}
         # id(Parameter) -> the var its reads use when it has gradient hooks (read_through_hooks)
@@ -702,7 +708,11 @@ class Builder(Trace):
         leaves of `result`, then the new values of the Parameters in `g.updates` (where a
         Parameter argument of this graph is updated: its ArgumentSlot).
         """
-        leaves, tree = flatten(result, is_tensor_like)
+        # A NumPy array a user's top-level construct or function returns (made from constants)
+        # is given back as that array, as MindSpore's graphs give it; elsewhere (an inner
+        # graph, a transform's result) it is a graph constant.
+        leaves, tree = flatten(result, _returned_value if self.returns_arrays else
+                               is_tensor_like)
         outputs = [self.atom(leaf) for leaf in leaves]
         g = self.graph
         updates = self.outgoing_updates()

@@ -78,12 +78,16 @@ def variable_scalar(value) -> RuntimeScalar:
     elif not isinstance(value, Tracer) or value.aval.shape != ():
         raise DTypeError(f"a variable scalar is made from a number or a 0-d value, got "
                          f"{type(value).__name__}")
+    origin = value
     if value.aval.dtype.is_float and value.aval.dtype != dt.float32:
         value = F.cast(value, dt.float32)
     elif value.aval.dtype.is_int and value.aval.dtype != dt.int64:
         value = F.cast(value, dt.int64)
     out = set_dims_p(value, shape=())  # a new graph value: the class of `value` is kept
     out.__class__ = RuntimeScalar
+    if isinstance(origin, Tracer):  # a value input reads through it (an inner graph's input)
+        dtype = out.aval.dtype.np
+        out.builder.record_derived(out, origin, lambda known: known.astype(dtype))
     return out
 
 

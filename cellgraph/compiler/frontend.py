@@ -689,6 +689,12 @@ class Interpreter:
                                        self.info.loc(node)) from None
         if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
+        if node.attr == "shape" and isinstance(value, tuple) and None in value and \
+                isinstance(obj, Tracer):
+            # a size known only when the graph runs: a variable scalar, as ops.shape gives it
+            from cellgraph.ops.function.array_func.attributes import shape
+
+            return shape(obj)
         if _builder.parameter_forward_hook is not None and is_parameter(value):
             hook = _builder.parameter_forward_hook(value)
             if hook is not None:  # Cell.register_parameter_forward_hook: read as hook(value)

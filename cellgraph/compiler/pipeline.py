@@ -125,6 +125,9 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
     builder.writes_back_inputs = True
     builder.context = compile_context() if ctx is None else ctx  # an enclosing compile's
     with builder.active():
+        # a user's construct or function at the top (not a transform's graph): NumPy arrays it
+        # returns are given back as arrays
+        builder.returns_arrays = builder.outer is None and not hasattr(fn, "emit")
         tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else
                    builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
         for i, (leaf, tracer) in enumerate(zip(leaves, tracers)):

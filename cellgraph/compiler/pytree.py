@@ -9,7 +9,8 @@ from typing import Any
 @dataclass(frozen=True)
 class Tree:
     kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
-    # keys), "text" (a string known at run time: its parts), "static"
+    # keys), "text" (a string known at run time: its parts), "sparse" (static: the class and
+    # dense shape of a COOTensor, CSRTensor or RowTensor), "static"
     children: tuple = ()
     static: Any = None
     mutable: bool = False  # a tuple, list or dict `mutable()` made (rebuilt as one)
@@ -104,6 +105,10 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
     if is_plain_dict(v):
         return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
                     static=tuple(v), mutable=isinstance(v, MutableDict))
+    parts = sparse_parts(v)  # a COOTensor, CSRTensor or RowTensor: its arrays are leaves
+    if parts is not None:
+        return Tree("sparse", tuple(_walk(p, is_leaf, leaves) for p in parts),
+                    static=(type(v), getattr(v, type(v)._shape_name)))
     sequence = getattr(v, "runtime_sequence", None)  # a dynamic-length tuple or list
     if sequence is not None:
         children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves),)
@@ -118,6 +123,23 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
     if parts is not None:
         return Tree("text", tuple(_walk(p, is_leaf, leaves) for p in parts))
     return Tree("static", static=v)
+
+
+def sparse_parts(value) -> list | None:
+    """The arrays of a sparse tensor (its class's `_part_names`), else None."""
+    names = getattr(type(value), "_part_names", None)
+    return None if names is None else [getattr(value, n) for n in names]
+
+
+def rebuild_sparse(static: tuple, parts) -> Any:
+    """The sparse tensor of class and dense shape `static` around `parts` (checked when the
+    one they came from was made)."""
+    cls, shape = static
+    sparse = cls.__new__(cls)
+    for name, part in zip(cls._part_names, parts):
+        setattr(sparse, name, part)
+    setattr(sparse, cls._shape_name, shape)
+    return sparse
 
 
 def namedtuple_class(value) -> type | None:
@@ -169,6 +191,8 @@ def _build(t: Tree, it):
         return runtime_value(t, items)
     if t.kind == "text":
         return join_text(items)
+    if t.kind == "sparse":
+        return rebuild_sparse(t.static, items)
     if t.kind == "dict":
         return (MutableDict if t.mutable else dict)(zip(t.static, items))
     if t.kind == "list":

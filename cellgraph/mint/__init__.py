@@ -533,7 +533,42 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return nn.functional.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
+from cellgraph._check_jit_forbidden_api import jit_forbidden_register  # noqa: F401
+from cellgraph.ops.primitive import constexpr  # noqa: F401
 from cellgraph.primitives import functional as _core
+
+# the names MindSpore's mint gives the operations its functions call (the same objects where
+# MindSpore's are): mint.cdist_ is ops.cdist, mint.flatten_ext mint.nn.functional.flatten, ...
+cdist_ = _ops.cdist
+flatten_ext, softmax_ext = nn.functional.flatten, nn.functional.softmax
+
+
+def addr_(input, vec1, vec2, beta=1, alpha=1):
+    """`input` set to beta * input + alpha * (the outer product of vec1 and vec2), in place
+    (MindSpore's inplace_addr)."""
+    from cellgraph.compiler.effects import update_in_place
+
+    return update_in_place(input, _ops.addr(input, vec1, vec2, beta=beta, alpha=alpha))
+
+
+def squeeze_impl(input, axis):
+    """`input` without the size-1 axes of `axis` (MindSpore's squeeze primitive as mint.squeeze
+    calls it)."""
+    return _F.squeeze(input, axis)
+
+
+def _equal_ext_op():
+    import inspect
+
+    from cellgraph.ops.auto_generate import EqualExt
+
+    instance = EqualExt()
+    instance.__signature__ = inspect.Signature([inspect.Parameter(
+        n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("input", "other")])
+    return instance
+
+
+equal_ext_op = _equal_ext_op()  # the primitive instance mint.equal calls
 
 from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
 

@@ -18,6 +18,7 @@ from cellgraph.compiler.frontend import (
     top_level_arguments,
 )
 from cellgraph.compiler.guards import record_all_attributes, record_code_globals, record_guard
+from cellgraph.compiler.pipeline import compile_callable
 from cellgraph.compiler.scope import (
     is_unparsed_user_function,
     is_user_function,
@@ -34,8 +35,8 @@ from cellgraph.primitives.errors import (
     DTypeError,
     ShapeError,
 )
-from cellgraph.runtime.executor import STALE, GraphCache, run_cached
-from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
+from cellgraph.runtime.executor import STALE, GraphCache, run_cached, tensor_leaves
+from cellgraph.runtime.tensor import Parameter, ParameterTuple, SignatureTensor, Tensor
 
 from . import hooks
 from .cell_primitives import CellPrimitives
@@ -649,6 +650,11 @@ class Cell(CellState, CellPrimitives):
         """Compile construct for these arguments without running it (the next call with
         arguments of the same shapes and dtypes reuses the result)."""
         fn, args = self._graph_arguments(args, kwargs)
+        if any(isinstance(leaf, SignatureTensor) for leaf in tensor_leaves(args)):
+            # Tensors of unknown sizes (`Tensor(shape=[None, 3], dtype=...)`): the graph is
+            # built and checked with those sizes dynamic; calls compile for their own shapes
+            compile_callable(fn, tuple(args), context.dump_dir())
+            return
         self._graph_cache.lookup(fn, tuple(args), context.dump_dir())
 
     def apply(self, fn):

@@ -62,6 +62,7 @@ from cellgraph.primitives.random_ops import (  # noqa: F401
     randperm,
 )
 
+from .function import _namespace
 from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSpore does)
 from .operations import *
@@ -95,8 +96,18 @@ from .composite import (  # noqa: F401
     Map,
     MultitypeFuncGraph,
     Partial,
+    add_flags,
+    augassign_add,
+    augassign_div,
+    augassign_floordiv,
+    augassign_mod,
+    augassign_mul,
+    augassign_sub,
     clip_by_global_norm,
+    hyper_add,
     partial,
+    tail,
+    zip_operation,
 )
 from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 
@@ -111,6 +122,8 @@ from .function.other_func import (  # noqa: F401
     typeof,
 )
 from .functional import (  # noqa: F401  (primitive instances and aliases, as in MindSpore)
+    reshape_,
+    shape_,
     tensor_add,
     tensor_div,
     tensor_exp,
@@ -137,6 +150,10 @@ from .op_info_register import (  # noqa: F401  (the registration builders ops.Cu
     op_info_register,
 )
 from .operations.debug_ops import Print  # noqa: F401
+
+# the operations on a graph's Python values that ops.functional defines (F.scalar_add,
+# F.tuple_getitem, ...): MindSpore's ops takes every name of its functional
+globals().update({name: getattr(_namespace, name) for name in _namespace.OPS_FROM_FUNCTIONAL})
 from .primitive import constexpr  # noqa: F401
 from .vm_impl_registry import get_vm_impl_fn, vm_impl_registry  # noqa: F401
 
@@ -148,9 +165,23 @@ from . import tensor_overloads
 
 tensor_overloads.install(_TensorMethods)
 
+# ops.communication's process groups and collectives, which MindSpore's ops re-exports (the same
+# objects; its `gather` and `scatter` stay the array operations)
+COMMUNICATION = (
+    "P2POp", "TCPStore", "all_gather", "all_gather_into_tensor", "all_gather_into_tensor_uneven",
+    "all_gather_object", "all_reduce", "all_to_all", "all_to_all_single", "all_to_all_v_c",
+    "barrier", "batch_isend_irecv", "broadcast", "broadcast_object_list",
+    "destroy_process_group", "gather_into_tensor", "gather_object", "get_backend",
+    "get_global_rank", "get_group_rank", "get_process_group_ranks", "get_rank",
+    "get_world_size", "init_process_group", "irecv", "is_available", "is_initialized", "isend",
+    "new_group", "recv", "recv_object_list", "reduce", "reduce_scatter", "reduce_scatter_tensor",
+    "reduce_scatter_tensor_uneven", "scatter_object_list", "scatter_tensor", "send",
+    "send_object_list", "set_comm_ops_inplace")
+
 # loaded on first use: the summary operations (they load train), Morph, `ops.auto_generate`,
-# `ops.communication` and the one sequence primitive MindSpore's ops holds
+# `ops.communication` (and its collectives) and the one sequence primitive MindSpore's ops holds
 __getattr__, __dir__ = _lazy_names(globals(), {
+    **{name: ("cellgraph.ops.communication", name) for name in COMMUNICATION},
     **operations.LAZY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None),
     "communication": ("cellgraph.ops.communication", None),
     "functional_overload": ("cellgraph.ops.functional_overload", None),

@@ -142,6 +142,11 @@ def reshape(input, shape):
             return D.reshape_to(x, shape)
         shape = tuple(int(s) for s in known.reshape(-1))
     dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+    if any(hasattr(d, "aval") and static_values(d) is None for d in dims):
+        # sizes computed in the graph (`ops.shape` of a dynamic size): read when it runs
+        return D.reshape_to(x, stack([cast(d, dt.int64) if hasattr(d, "aval") else
+                                      np.asarray(-1 if d is None else d, np.int64)
+                                      for d in dims]))
     if any(isinstance(d, (float, np.floating)) for d in dims):  # never truncated to an int
         kinds = ", ".join(type(d).__name__ if isinstance(d, (float, np.floating)) else "int"
                           for d in dims)
@@ -224,7 +229,32 @@ def _some_tensors(op: str, tensors) -> tuple:
     return tensors
 
 
+def _runtime_stack(tensors):
+    """The stacked elements (n, *shape) of a dynamic-length sequence whose items are not known
+    while the graph is built (its length is known when it runs), else None."""
+    sequence = getattr(tensors, "runtime_sequence", None)
+    if sequence is None or sequence.items is not None:
+        return None
+    if sequence.data is None or sequence.element.kind != "tensor":
+        raise ShapeError("expected a sequence of Tensors, got an empty one or one of numbers")
+    return sequence.data
+
+
+def _axis_first(stacked, axis: int):
+    """`stacked` (n, *shape) with its first axis moved to `axis`."""
+    order = list(range(1, abstract_of(stacked).ndim))
+    return A.transpose(stacked, perm=tuple(order[:axis] + [0] + order[axis:]))
+
+
 def concat(tensors, axis=0):
+    stacked = _runtime_stack(tensors)
+    if stacked is not None:  # the n stacked elements, their first axis merged into `axis`
+        shape = abstract_of(stacked).shape[1:]
+        if not shape:
+            raise ShapeError("Concat: expected tensors of rank >= 1, got a 0-d tensor")
+        axis = normalize_axis(axis, len(shape))
+        return A.reshape(_axis_first(stacked, axis),
+                         shape=(*shape[:axis], -1, *shape[axis + 1:]))
     tensors = _some_tensors("Concat", tensors)
     if any(abstract_of(t).ndim == 0 for t in tensors):  # MindSpore: ValueError too
         raise ShapeError("Concat: expected tensors of rank >= 1, got a 0-d tensor")
@@ -235,6 +265,9 @@ cat = concat
 
 
 def stack(tensors, axis=0):
+    stacked = _runtime_stack(tensors)
+    if stacked is not None:
+        return _axis_first(stacked, normalize_axis(axis, abstract_of(stacked).ndim))
     tensors = _some_tensors("Stack", tensors)
     return A.stack(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim + 1))
 

@@ -18,9 +18,9 @@ from .errors import DTypeError
 
 
 def _seq(o, tensor):
-    """A tuple or list of numbers added to or subtracted from a Tensor is a Tensor of that
-    Tensor's dtype, as in MindSpore (`x + (1, 2, 3)`; `*`, `/` and `**` refuse sequences there
-    too); a tuple or list of Tensors is the Tensor they stack into (MindSpore's sequence to
+    """A tuple or list of numbers added to, subtracted from or floor-divided with a Tensor is
+    a Tensor of that Tensor's dtype, as in MindSpore (`x + (1, 2, 3)`; `*`, `/`, `%` and `**`
+    refuse sequences there too); a tuple or list of Tensors is the Tensor they stack into (MindSpore's sequence to
     Tensor conversion: `ops.Split()(x) + y`); anything else is left for the operation to take
     or refuse."""
     if not isinstance(o, (tuple, list)):
@@ -102,8 +102,8 @@ class TensorMethods:
     def __mul__(self, o): return F.mul(self, o)
     def __rmul__(self, o): return F.mul(o, self)
     def __truediv__(self, o): return F.div(self, o)
-    def __floordiv__(self, o): return floor_division.floor_div(self, o)
-    def __rfloordiv__(self, o): return floor_division.floor_div(o, self)
+    def __floordiv__(self, o): return floor_division.floor_div(self, _seq(o, self))
+    def __rfloordiv__(self, o): return floor_division.floor_div(_seq(o, self), self)
     def __mod__(self, o): return floor_division.floor_mod(self, o)
     def __rmod__(self, o): return floor_division.floor_mod(o, self)
     def __rtruediv__(self, o): return F.div(o, self)

@@ -55,7 +55,9 @@ from cellgraph.compiler.pytree import (
     Tree,
     is_plain_dict,
     join_text,
+    rebuild_sparse,
     runtime_value,
+    sparse_parts,
 )
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import VALUE_INPUT_LIMIT
@@ -86,6 +88,10 @@ def signature(value):
         return (type(value),) + tuple(signature(v) for v in value)
     if is_plain_dict(value):
         return (type(value),) + tuple((k, signature(v)) for k, v in value.items())
+    parts = sparse_parts(value)
+    if parts is not None:  # a sparse tensor: its class, dense shape and arrays' types
+        return (type(value), getattr(value, type(value)._shape_name)) + tuple(
+            signature(p) for p in parts)
     if isinstance(value, np.ndarray):  # a graph input like a Tensor: its type, not its values
         return ("nd", value.shape, value.dtype.str)
     if isinstance(value, (float, np.floating)):  # by bits: -0.0 is not 0.0, NaN equals NaN
@@ -345,6 +351,10 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         name = f"runtime_{len(env)}"
         env[name] = functools.partial(runtime_value, tree)
         return f"{name}([{', '.join(items)}])"
+    if tree.kind == "sparse":  # a COOTensor, CSRTensor or RowTensor around its parts
+        name = f"sparse_{len(env)}"
+        env[name] = functools.partial(rebuild_sparse, tree.static)
+        return f"{name}([{', '.join(items)}])"
     if tree.kind == "text":  # a string with Tensor parts, written when the graph has run
         env["join_text"] = join_text
         return f"join_text([{', '.join(items)}])"
@@ -572,6 +582,10 @@ def tensor_leaves(args, _enclosing: tuple = ()) -> list:
             out.extend(tensor_leaves(items, (*_enclosing, id(a))))
         elif isinstance(a, np.ndarray):
             out.append(Tensor(a))
+        else:
+            parts = sparse_parts(a)
+            if parts is not None:
+                out.extend(tensor_leaves(parts))
     return out
 
 

@@ -9,10 +9,16 @@ cache, and each block's matmul reads them from there: the whole im2col matrix (k
 the input) is never written to memory and read back. With stride 1 along H (and one group) only
 the windows along W are copied, and each kernel row's columns are the same buffer shifted by
 whole output rows: kh matmuls over a third of the copying (for 3x3). Per image, the products
-come out channel by plane, which is NCHW: no transpose after. With few output channels those
-matmuls are thin (16 rows by the image's pixels); then the buffer's window rows are multiplied
-by all kh filter rows in one GEMM, tall along the window rows, and the kh results added, each
-shifted by its kernel row (`_stacked_product`).
+come out channel by plane, which is NCHW: no transpose after.
+
+With few output channels (times kernel rows: 16 channels 3x3 in bench W17's ResNet) those
+matmuls are thin (16 rows by the image's pixels). There the windows along W are laid out by
+pixel instead (`_pixel_rows`): one row per (channel, kernel column), a run over the padded
+height's rows of output columns, copied straight from the NCHW input (no channels-last
+transpose, and the padding's zeros written once). One GEMM per image multiplies every kernel
+row's filter by that buffer, (kh*O, C*kw) @ (C*kw, Hp*Wo), and kernel row i's products, shifted
+by i output rows, are added as contiguous runs into the NCHW output; the filter gradient reads
+each kernel row's columns of the same buffer, shifted, as a transposed matrix.
 
 The two backward passes of a stride-1 convolution share one im2col, of the output gradient
 padded to "full": with D its window rows,
@@ -128,16 +134,8 @@ def _column_blocks(xp, x, kernel_hw, stride, pad, dilation, out_size, group):
             yield images, [block.reshape(count, group, rows, -1)]
             continue
         flat = block.reshape(count, 1, -1, block.shape[-2] * block.shape[-1])
-        yield images, _RowTaps(flat, dilation[0] * out_size[1], rows, kernel_hw[0])
-
-
-class _RowTaps(list):
-    """The column ranges of kernel rows that are one buffer of window rows, `flat` (images,
-    1, rows of the padded height, kw * C), each `step` rows after the one before."""
-
-    def __init__(self, flat, step: int, rows: int, kernel_rows: int):
-        super().__init__(flat[:, :, i * step:i * step + rows] for i in range(kernel_rows))
-        self.flat, self.step = flat, step
+        step = dilation[0] * out_size[1]
+        yield images, [flat[:, :, i * step:i * step + rows] for i in range(kernel_hw[0])]
 
 
 def _row_windows(xp, xh, kw, stride_w, dilation_w, out_w):
@@ -154,20 +152,23 @@ def _split_columns(filters, parts: int) -> list:
     return [filters[..., p * width:(p + 1) * width] for p in range(parts)]
 
 
-# Up to this many output channels times kernel rows, `_product` multiplies a row buffer's
-# window rows by every kernel row's filter range in one GEMM and adds the shifted results:
-# measured on one core, 1.55x faster for 16 channels at 3x3, 1.2x for 64, level at 6 -> 16
-# channels 5x5 (80), a twentieth slower for 128 and more.
+# Up to this many output channels times kernel rows (and with stride 1 along H, one group, more
+# than one kernel row), convolutions and their filter gradients take the pixel-row layout
+# (`_pixel_rows`): measured on one core, 16 channels 3x3 at 32x32 (bench W17's ResNet) forward
+# 2.2x faster than the channels-last row buffer with one GEMM per kernel row, 64 channels
+# 1.2-1.5x; from 128 channels faster at 32x32 but 1.1x slower at 8x8.
 STACKED_OUTPUTS = 192
+
+
+def _by_pixel_rows(outputs: int, kernel_rows: int, stride, group: int) -> bool:
+    return (stride[0] == 1 and group == 1 and 1 < kernel_rows
+            and outputs * kernel_rows <= STACKED_OUTPUTS)
 
 
 def _product(xp, filters, taps, out=None):
     """The sum over column ranges of filter range @ tap range^T: (images, group, O/g, Ho*Wo).
     BLAS is faster with the many window rows as the output's wide axis than as its tall one,
     and the product is channel-major: NCHW."""
-    if (isinstance(taps, _RowTaps) and 1 < len(taps)
-            and filters.shape[1] * len(taps) <= STACKED_OUTPUTS):
-        return _stacked_product(xp, filters[0], taps, out)
     parts = _split_columns(filters, len(taps))
     out = xp.matmul(parts[0], taps[0].transpose(0, 1, 3, 2), out=out)
     for part, tap in zip(parts[1:], taps[1:]):
@@ -175,27 +176,101 @@ def _product(xp, filters, taps, out=None):
     return out
 
 
-def _stacked_product(xp, filters, taps, out=None):
-    """`_product` of one group over a row buffer with few output channels: the buffer's
-    window rows (all of them, the padded height's) times every kernel row's filter range at
-    once, (images, rows, kernel rows, O), one GEMM with the window rows as its tall axis, then
-    kernel row i's products, `step` * i rows on, added in `_product`'s order (the same sums;
-    BLAS may add each product's terms in another order, so the last bits can differ)."""
-    flat, step = taps.flat, taps.step
-    count, _, length, width = flat.shape
-    o, rows, kernel_rows = filters.shape[0], taps[0].shape[2], len(taps)
-    stacked = filters.reshape(o, kernel_rows, width).transpose(2, 1, 0).reshape(
-        width, kernel_rows * o)
-    products = xp.matmul(flat.reshape(count * length, width), stacked).reshape(
-        count, length, kernel_rows, o)
-    total = products[:, 0:rows, 0] + products[:, step:step + rows, 1]
+def _pixel_rows(xp, x, kw, stride_w, pad, dilation_w, out_w):
+    """Window rows along W laid out by pixel, a block of images at a time (stride 1 along H,
+    one group): yields (images, flat), `flat` (images, C*kw, Hp*Wo) with
+
+        flat[n, c*kw + j, hp*Wo + q] = padded x[n, c, hp, q*stride_w + j*dilation_w],
+
+    each of its rows a run over the padded height's rows of output columns. Kernel row i's
+    columns of output pixel r (in Ho*Wo order) are then column r + i*dilation_h*Wo: every
+    kernel row reads the same buffer, shifted. Copied straight from NCHW `x`: each (c, j)
+    plane is one strided copy of x's rows, with no channels-last transpose; the padding's
+    zeros are the same positions in every block, written once. The buffer is reused by the
+    next block."""
+    n, c, h, w = x.shape
+    top, bottom, left, _ = pad
+    hp = h + top + bottom
+    length = hp * out_w
+    blocks = _image_blocks(xp, n, c * kw * length * x.dtype.itemsize)
+    if not blocks:  # an empty batch
+        return
+    spans = []  # (j, first and end output column reading inside x, x's first column)
+    for j in range(kw):
+        offset = j * dilation_w - left  # x's column read by output column 0
+        first = max(0, -(offset // stride_w))  # the first q with q * stride_w + offset >= 0
+        end = min(out_w, (w - 1 - offset) // stride_w + 1) if w - 1 - offset >= 0 else 0
+        if first < end:
+            spans.append((j, first, end, first * stride_w + offset))
+    buffer = xp.zeros((blocks[0].stop, c, kw, hp, out_w), dtype=x.dtype)
+    for images in blocks:
+        count = images.stop - images.start
+        block = buffer[:count]
+        for j, first, end, column in spans:
+            block[:, :, j, top:top + h, first:end] = x[
+                images, :, :, column:column + stride_w * (end - first - 1) + 1:stride_w]
+        yield images, block.reshape(count, c * kw, length)
+
+
+def _pixel_row_filters(w):
+    """(O, C, kh, kw) as (kh*O, C*kw): every kernel row's filter, stacked, columns in
+    `_pixel_rows`' (c, j) order."""
+    o, c, kh, kw = w.shape
+    return w.transpose(2, 0, 1, 3).reshape(kh * o, c * kw)
+
+
+def _pixel_row_product(xp, stacked, flat, kernel_rows, step, rows, out):
+    """out (images, O, rows) = the sum over kernel rows i of filter row i @ the buffer's
+    columns `step` * i on: one GEMM (kh*O, C*kw) @ (C*kw, Hp*Wo) per image, its products
+    channel-major, then kernel row i's rows of products, shifted, added in order (i = 0, 1,
+    ...) as contiguous runs straight into `out`, which is NCHW."""
+    count, _, length = flat.shape
+    o = stacked.shape[0] // kernel_rows
+    products = xp.matmul(stacked, flat).reshape(count, kernel_rows, o, length)
+    xp.add(products[:, 0, :, 0:rows], products[:, 1, :, step:step + rows], out=out)
     for i in range(2, kernel_rows):
-        total += products[:, i * step:i * step + rows, i]
-    result = total.transpose(0, 2, 1).reshape(count, 1, o, rows)
-    if out is None:
-        return xp.ascontiguousarray(result)
-    xp.copyto(out, result)
+        out += products[:, i, :, i * step:i * step + rows]
     return out
+
+
+def _pixel_row_taps(xp, flat, kernel_rows, step, rows):
+    """Every kernel row's columns of `flat`, transposed: (images, kh, rows, C*kw), a view."""
+    count, width, _ = flat.shape
+    s = flat.strides
+    return xp.lib.stride_tricks.as_strided(flat, (count, kernel_rows, rows, width),
+                                           (s[0], s[2] * step, s[2], s[1]))
+
+
+def _pixel_row_filter_grad(xp, rows_of, flat, kernel_rows, step, rows):
+    """(kh, M, C*kw): per kernel row, `rows_of` (images, M, rows) times that row's columns of
+    `flat`, summed over the images."""
+    taps = _pixel_row_taps(xp, flat, kernel_rows, step, rows)
+    return xp.matmul(rows_of[:, None], taps).sum(axis=0)
+
+
+def _pixel_conv2d(xp, x, w, stride, pad, dilation, size):
+    n, o = x.shape[0], w.shape[0]
+    kh, kw = w.shape[2:]
+    rows = size[0] * size[1]
+    stacked = _pixel_row_filters(w)
+    out = xp.empty((n, o, rows), dtype=x.dtype)
+    for images, flat in _pixel_rows(xp, x, kw, stride[1], pad, dilation[1], size[1]):
+        _pixel_row_product(xp, stacked, flat, kh, dilation[0] * size[1], rows, out[images])
+    return out.reshape((n, o) + tuple(size))
+
+
+def _pixel_filter_grad(xp, x, dout, w_shape, stride, pad, dilation):
+    o, c, kh, kw = w_shape
+    n, _, ho, wo = dout.shape
+    per_image = dout.reshape(n, o, ho * wo)
+    acc = None
+    for images, flat in _pixel_rows(xp, x, kw, stride[1], pad, dilation[1], wo):
+        block = _pixel_row_filter_grad(xp, per_image[images], flat, kh, dilation[0] * wo,
+                                       ho * wo)  # (kh, O, C*kw)
+        acc = block if acc is None else acc + block
+    if acc is None:  # an empty batch
+        return xp.zeros(tuple(w_shape), dtype=x.dtype)
+    return xp.ascontiguousarray(acc.reshape(kh, o, c, kw).transpose(1, 2, 0, 3))
 
 
 def _filter_product(xp, rows, taps):
@@ -295,6 +370,8 @@ def conv2d(xp, x, w, stride, pad, dilation, group):
     size = out_hw(x.shape[2:], w.shape[2:], stride, pad, dilation)
     if _narrow(x.shape[1] // group, w.shape[3], group):
         return _narrow_conv2d(xp, x, w, stride, pad, dilation, size)
+    if _by_pixel_rows(o, w.shape[2], stride, group):
+        return _pixel_conv2d(xp, x, w, stride, pad, dilation, size)
     filters = _filter_rows(w, group)
     out = xp.empty((n, group, o // group, size[0] * size[1]), dtype=x.dtype)
     for images, taps in _column_blocks(xp, x, w.shape[2:], stride, pad, dilation, size, group):
@@ -415,6 +492,8 @@ def conv2d_backprop_filter(xp, x, dout, w_shape, stride, pad, dilation, group):
     o, cg, kh, kw = w_shape
     if _narrow(cg, kw, group):
         return _narrow_filter_grad(xp, x, dout, w_shape, stride, pad, dilation)
+    if _by_pixel_rows(o, kh, stride, group):
+        return _pixel_filter_grad(xp, x, dout, w_shape, stride, pad, dilation)
     n, _, ho, wo = dout.shape
     per_group = dout.reshape(n, group, o // group, ho * wo)
     dw = None
@@ -438,6 +517,8 @@ def conv2d_grad(xp, x, w, dout, stride, pad, dilation, group):
                 conv2d_backprop_filter(xp, x, dout, w.shape, stride, pad, dilation, group))
     o, c, kh, kw = w.shape
     n, _, h, wd = x.shape
+    if _by_pixel_rows(c, kh, (1, 1), 1):
+        return _pixel_conv2d_grad(xp, x, w, dout, full)
     flipped = _filter_rows(_flipped(w), 1)  # (1, C, kh*kw*O)
     x_rows = x.reshape(n, 1, c, h * wd)
     dx = xp.empty((n, 1, c, h * wd), dtype=x.dtype)
@@ -449,4 +530,26 @@ def conv2d_grad(xp, x, w, dout, stride, pad, dilation, group):
     if acc is None:  # an empty batch
         return dx.reshape(x.shape), xp.zeros(w.shape, dtype=x.dtype)
     dw = acc.reshape(c, kh, kw, o)[:, ::-1, ::-1, :].transpose(3, 0, 1, 2)
+    return dx.reshape(x.shape), xp.ascontiguousarray(dw)
+
+
+def _pixel_conv2d_grad(xp, x, w, dout, full):
+    """`conv2d_grad`'s shared im2col in the pixel-row layout: the output gradient's windows,
+    padded to "full", give the input gradient (convolved with the flipped filter) and the
+    filter gradient: kernel row i' of the windows times x's rows is the filter's row
+    kh-1-i', its columns (o, j') the filter's column kw-1-j'."""
+    o, c, kh, kw = w.shape
+    n, _, h, wd = x.shape
+    rows = h * wd
+    stacked = _pixel_row_filters(_flipped(w))  # (kh*C, O*kw)
+    x_rows = x.reshape(n, c, rows)
+    dx = xp.empty((n, c, rows), dtype=x.dtype)
+    acc = None
+    for images, flat in _pixel_rows(xp, dout, kw, 1, full, 1, wd):
+        _pixel_row_product(xp, stacked, flat, kh, wd, rows, dx[images])
+        block = _pixel_row_filter_grad(xp, x_rows[images], flat, kh, wd, rows)  # (kh, C, O*kw)
+        acc = block if acc is None else acc + block
+    if acc is None:  # an empty batch
+        return dx.reshape(x.shape), xp.zeros(w.shape, dtype=x.dtype)
+    dw = acc.reshape(kh, c, o, kw)[::-1, :, :, ::-1].transpose(2, 1, 0, 3)
     return dx.reshape(x.shape), xp.ascontiguousarray(dw)

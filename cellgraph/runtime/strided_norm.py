@@ -3,9 +3,9 @@ runtime/strided_kernels.py: the same formulas as the shared kernels (runtime/ker
 the per-channel factors folded first and the elementwise work done in place, so a pass over x
 is a pass over memory and no more temporaries are made than results are returned.
 
-Over x as (N, C, L), channel statistics are sums over axes 0 and 2, and per-channel dot
-products a batched matmul, (N, C, 1, L) @ (N, C, L, 1), which reads both operands once and
-writes nothing of their size.
+Over x as (N, C, L), channel sums are a matrix-vector product by ones, (N, C, L) @ (L,), and
+per-channel dot products a batched matmul, (N, C, 1, L) @ (N, C, L, 1): each reads its operands
+once and writes nothing of their size.
 """
 from __future__ import annotations
 
@@ -33,6 +33,15 @@ def _channel_dot(xp, a, b):
     return xp.matmul(a.reshape(n, c, 1, length), b.reshape(n, c, length, 1)).sum(axis=0)[:, 0, 0]
 
 
+def _channel_sum(xp, a):
+    """Per channel, the sum over N and L: (C,). In float32 and float64 a matrix-vector product
+    by ones, (N, C, L) @ (L,), which BLAS does in one pass at memory speed: NumPy's sum over
+    the outer and the inner axis at once takes about three times as long."""
+    if a.dtype.name not in ("float32", "float64"):
+        return a.sum(axis=(0, 2))
+    return xp.matmul(a, xp.ones(a.shape[2], dtype=a.dtype)).sum(axis=0)
+
+
 def _column(v):
     """A (C,) array as (1, C, 1), to broadcast over (N, C, L)."""
     return v.reshape(1, -1, 1)
@@ -44,7 +53,7 @@ def batch_norm(xp, x, scale, bias, mean, variance, is_training, epsilon):
     x3 = _channels(x)
     count = x3.shape[0] * x3.shape[2]
     if is_training:
-        mean = x3.sum(axis=(0, 2)) / count
+        mean = _channel_sum(xp, x3) / count
     else:  # the statistics outputs are new arrays, not the inputs themselves
         mean, variance = mean.copy(), variance.copy()
     y = x3 - _column(mean)
@@ -67,7 +76,7 @@ def batch_norm_grad(xp, x, dy, scale, mean, variance, epsilon):
     rstd = 1 / xp.sqrt(variance + epsilon)
     factor = scale * rstd
     centred = x3 - _column(mean)
-    dbias = dy3.sum(axis=(0, 2))
+    dbias = _channel_sum(xp, dy3)
     dscale = _channel_dot(xp, dy3, centred) * rstd
     centred *= _column(-factor * rstd * dscale / count)
     centred -= _column(factor * dbias / count)

@@ -544,6 +544,16 @@ class SignatureTensor(Tensor):
     def shape(self) -> tuple:
         return self._signature_shape
 
+    @property
+    def aval(self) -> TensorType:
+        """The abstract value a graph compiled for it (`Cell.compile`) takes: unknown sizes are
+        dynamic dimensions (None); a Tensor of any rank has none."""
+        if self._signature_shape == (-2,):
+            raise ShapeError("a Tensor of any rank (shape -2) cannot be compiled for: give it a "
+                             "rank, with -1 or None for each unknown size")
+        return TensorType(tuple(None if d == -1 else d for d in self._signature_shape),
+                          self._dtype)
+
     def asnumpy(self):
         raise DTypeError(f"a Tensor of shape {self._signature_shape} (unknown sizes) has no "
                          f"data; it only describes inputs (Cell.set_inputs)")

@@ -22,6 +22,11 @@ def test_a_tuple_or_list_added_to_a_tensor_takes_its_dtype(graph):
     np.testing.assert_array_equal((x + [[1, 2, 3], [4, 5, 6]]).asnumpy(), [[2, 3, 4], [5, 6, 7]])
     with pytest.raises(TypeError):  # as in MindSpore: `*` takes no sequence
         x * [2, 2, 2]
+    seven = Tensor(np.full((2, 3), 7.0, np.float32))  # `//` takes one, both ways
+    np.testing.assert_array_equal((seven // (2, 3, 4)).asnumpy(), [[3, 2, 1]] * 2)
+    np.testing.assert_array_equal(((20, 30, 40) // seven).asnumpy(), [[2, 4, 5]] * 2)
+    floored = Tensor([7, 8, 9]) // (2, 3, 4)
+    assert floored.dtype == ms.int64 and floored.asnumpy().tolist() == [3, 2, 2]
 
 
 class SplitsPlusTensor(nn.Cell):
@@ -79,3 +84,22 @@ def test_tensor_compared_with_a_non_value_and_bad_operand_message():
     text = str(info.value)
     assert 'Failed calling Add with "Add()(input=Tensor, other=string)"' in text
     assert '"Add()(input=<Number, Tensor>, other=<Number, Tensor>)"' in text
+
+
+class ReturnsArrays(nn.Cell):
+    def construct(self, x):
+        a = np.array([1, 2, 3])
+        return a, np.ones((2,)) * 2 + 1, x + Tensor(a), np.sum(a)
+
+
+def test_numpy_arrays_a_construct_returns_come_back_as_arrays():
+    """MindSpore 2.10's graphs give back a NumPy array made in construct as that array
+    (a value computed from it with Tensors is a Tensor); inside a graph it is a constant."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    a, b, c, total = ReturnsArrays()(Tensor([1, 1, 1]))
+    assert type(a) is np.ndarray and a.tolist() == [1, 2, 3]
+    assert type(b) is np.ndarray and b.tolist() == [3.0, 3.0]
+    assert isinstance(c, Tensor) and c.asnumpy().tolist() == [2, 3, 4]
+    assert total == 6
+    grad = ms.grad(lambda x: (x * Tensor(np.array([2.0]))).sum())(Tensor([1.0]))
+    assert isinstance(grad, Tensor) and grad.asnumpy().tolist() == [2.0]

@@ -230,3 +230,68 @@ def test_a_coo_tensor_of_three_dimensions_is_refused_as_mindspore_refuses_it():
     with pytest.raises(ValueError, match=r"For COOTensor, the length of 'shape' must be 2, but "
                                          r"got \(2, 2, 2\)."):
         ms.COOTensor(indices, values, (2, 2, 2))
+
+
+def test_sparse_tensors_pass_into_and_out_of_a_graph():
+    """A COOTensor, CSRTensor or RowTensor argument is a graph input (its arrays, not a
+    constant: new values reuse the graph), a returned one comes back with its arrays
+    computed, and a gradient with respect to one is one of its kind, zeros at the indices
+    (MindSpore 2.10's)."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Double(nn.Cell):
+        def construct(self, sparse):
+            return sparse * 2
+
+    net = Double()
+    for values in (VALUES, VALUES + 1):
+        out = net(coo(values))
+        assert type(out) is COOTensor and out.shape == (3, 4)
+        np.testing.assert_array_equal(out.indices.asnumpy(), INDICES)
+        np.testing.assert_allclose(out.values.asnumpy(), values * 2)
+    assert len(net._graph_cache.entries) == 1
+    out = net(csr(Tensor(CSR_VALUES)))
+    assert type(out) is CSRTensor and out.shape == (3, 4)
+    np.testing.assert_allclose(out.values.asnumpy(), CSR_VALUES * 2)
+
+    @ms.jit
+    def rows(indices, values):
+        return ms.RowTensor(indices, values * 3, (4, 2))
+
+    out = rows(Tensor(np.array([0, 2], np.int32)), Tensor(np.ones((2, 2), np.float32)))
+    assert type(out) is ms.RowTensor and out.dense_shape == (4, 2)
+    np.testing.assert_allclose(out.values.asnumpy(), np.full((2, 2), 3.0))
+
+    class Total(nn.Cell):
+        def construct(self, sparse):
+            return sparse.values.sum()
+
+    grad = ms.grad(Total())(coo())
+    assert type(grad) is COOTensor and grad.shape == (3, 4)
+    np.testing.assert_array_equal(grad.indices.asnumpy(), np.zeros((3, 2)))
+    np.testing.assert_allclose(grad.values.asnumpy(), [1.0, 1.0, 1.0])
+
+
+def test_a_graph_takes_sparse_tensors_as_inputs_and_gives_them_back():
+    """A sparse tensor passed to a graph is its parts (Tensors: one graph serves every tensor
+    of those parts' shapes and dtypes), and one the graph returns holds the computed Tensors."""
+    from cellgraph.runtime.executor import signature, tensor_leaves
+
+    def csr(values):
+        return ms.CSRTensor(Tensor(np.array([0, 1, 2, 2], np.int32)),
+                            Tensor(np.array([1, 0], np.int32)),
+                            Tensor(np.array(values, np.float32)), (3, 2))
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * 2.0, x.to_coo()
+
+    net = Net()
+    for values in ([2.0, 3.0], [5.0, 7.0]):
+        doubled, coo = net(csr(values))
+        assert isinstance(doubled, ms.CSRTensor) and isinstance(doubled.values, Tensor)
+        np.testing.assert_allclose(doubled.values.asnumpy(), np.array(values) * 2)
+        assert isinstance(coo, ms.COOTensor) and coo.shape == (3, 2)
+        np.testing.assert_array_equal(coo.indices.asnumpy(), [[0, 1], [1, 0]])
+    assert signature(csr([1.0, 2.0])) == signature(csr([3.0, 4.0]))
+    assert len(tensor_leaves((csr([1.0, 2.0]),))) == 3

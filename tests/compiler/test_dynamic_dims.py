@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.compiler.dynamic_dims import join
 from cellgraph.compiler.pipeline import compile_callable
@@ -78,3 +79,48 @@ def test_only_the_dims_that_differ_become_dynamic():
     graph = compile_callable(Rows(), (x,)).graph
     switch = next(n for n in graph.nodes if n.callee.name == "switch")
     assert switch.outputs[0].aval.shape == (None, 3)
+
+
+def test_tensor_shape_of_a_value_of_data_dependent_size_is_read_when_it_runs():
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Sizes(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.unique, self.shape = ops.Unique(), ops.TensorShape()
+
+        def construct(self, x):
+            values, _ = self.unique(x)
+            return self.shape(values), self.shape(x)
+
+    dynamic, static = Sizes()(Tensor(np.array([3, 1, 3, 2, 1], np.int32)))
+    assert dynamic.asnumpy().tolist() == [3] and static.asnumpy().tolist() == [5]
+    assert dynamic.dtype == ms.int64
+
+
+def test_ops_shape_of_a_dynamic_size_is_a_variable_scalar():
+    """ops.shape gives a size known only when the graph runs as a variable scalar, which
+    arithmetic and reshape take (MindSpore 2.10's values); Cell.compile takes Tensors of
+    unknown sizes, building the graph with those sizes dynamic."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Sizes(nn.Cell):
+        def construct(self, x):
+            values, _ = ops.unique(x)
+            sizes = ops.shape(values)
+            return sizes[0] * 2, ops.reshape(values, (sizes[0], 1)), values.shape
+
+    doubled, column, shape = Sizes()(Tensor(np.array([1, 2, 2, 3])))
+    assert doubled == 6 and shape == (3,)
+    np.testing.assert_array_equal(column.asnumpy(), [[1], [2], [3]])
+
+    class Flatten(nn.Cell):
+        def construct(self, x):
+            shape = ops.shape(ops.relu(x))
+            return ops.reshape(x, (shape[0] * shape[1], shape[2] * shape[3]))
+
+    net = Flatten()
+    declared = Tensor(shape=[4, None, 2, 2], dtype=ms.float32)
+    net.set_inputs(declared)
+    net.compile(declared)
+    assert net(Tensor(np.ones((4, 3, 2, 2), np.float32))).shape == (12, 4)

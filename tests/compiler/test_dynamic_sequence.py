@@ -382,3 +382,36 @@ def test_sequence_concat_joins_a_dynamic_length_sequence_along_any_axis():
     rows, columns = joined(parts)
     assert rows.asnumpy().tolist() == [[1, 2], [2, 3], [2, 3], [3, 4]]
     assert columns.asnumpy().tolist() == [[1, 2, 2, 3], [2, 3, 3, 4]]
+
+
+def test_concat_and_stack_of_a_dynamic_length_tuple_and_its_gradient():
+    """ops.concat and ops.stack take a dynamic-length tuple of Tensors; the gradient with
+    respect to one is a list of the elements' gradients (MindSpore 2.10's, a list for a tuple
+    too, ones for an int one's)."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Join(ms.nn.Cell):
+        def construct(self, x):
+            return ms.ops.concat(x), ms.ops.stack(x, 1), ms.ops.concat(x, -1)
+
+    class Loss(ms.nn.Cell):
+        def construct(self, x):
+            return (ms.ops.concat(x) ** 2).sum()
+
+    parts = mutable((Tensor([[1.0, 2.0]]), Tensor([[3.0, 4.0]])), dynamic_len=True)
+    rows, stacked, columns = Join()(parts)
+    np.testing.assert_array_equal(rows.asnumpy(), [[1, 2], [3, 4]])
+    np.testing.assert_array_equal(stacked.asnumpy(), [[[1, 2], [3, 4]]])
+    np.testing.assert_array_equal(columns.asnumpy(), [[1, 2, 3, 4]])
+    grads = ms.ops.GradOperation()(Loss())(parts)
+    assert isinstance(grads, list) and len(grads) == 2
+    np.testing.assert_array_equal(grads[0].asnumpy(), [[2, 4]])
+    np.testing.assert_array_equal(grads[1].asnumpy(), [[6, 8]])
+    ints = mutable((Tensor([1]), Tensor([2]), Tensor([3])), dynamic_len=True)
+
+    class Concat(ms.nn.Cell):
+        def construct(self, x):
+            return ms.ops.concat(x)
+
+    grads = ms.ops.GradOperation()(Concat())(ints)
+    assert [g.asnumpy().tolist() for g in grads] == [[1], [1], [1]]

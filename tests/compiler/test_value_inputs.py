@@ -295,3 +295,29 @@ def test_bool_of_a_computed_value_stays_a_run_time_value():
 
     with pytest.raises(SyntaxError, match="truth value of a Tensor is known only at run time"):
         pick(Tensor([1]))
+
+
+def test_a_mutable_number_read_as_a_value_inside_grad():
+    """A mutable int passed to a Cell that differentiates another: the inner graph reads the
+    axis through the variable scalar made for it, and another value compiles again."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Join(nn.Cell):
+        def construct(self, x, axis):
+            return ops.concat((x, x * 2), axis=axis)
+
+    class Grad(nn.Cell):
+        def __init__(self, net):
+            super().__init__()
+            self.net, self.grad = net, ops.GradOperation(sens_param=True)
+
+        def construct(self, x, axis, sens):
+            return self.grad(self.net)(x, axis, sens)
+
+    grad = Grad(Join())
+    x = Tensor(np.ones((2, 3), np.float32))
+    sens = np.arange(12, dtype=np.float32)
+    out = grad(x, ms.mutable(0), Tensor(sens.reshape(4, 3)))
+    np.testing.assert_array_equal(out.asnumpy(), [[12, 15, 18], [21, 24, 27]])  # MindSpore's
+    out = grad(x, ms.mutable(1), Tensor(sens.reshape(2, 6)))
+    np.testing.assert_array_equal(out.asnumpy(), [[6, 9, 12], [24, 27, 30]])

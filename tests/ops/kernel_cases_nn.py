@@ -109,13 +109,19 @@ CONV_SETTINGS = [  # x shape, w shape, stride, pad, dilation, group
     ((3, 1, 6, 6), (4, 1, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 1),
     # stride 1, dilated, more outputs than inputs: col2im in runs over the padded width
     ((2, 2, 7, 8), (5, 2, 2, 3), (1, 1), (0, 1, 2, 0), (2, 2), 1),
+    # kw * C of 16 and more, stride 1 along H, few outputs: the window rows laid out by pixel
+    # and read shifted by kernel row; strided and dilated along W, padding wider than the
+    # kernel reaches (columns that read only zeros), and an input two columns wide
+    ((2, 6, 7, 9), (4, 6, 3, 3), (1, 2), (1, 2, 0, 1), (2, 1), 1),
+    ((2, 8, 5, 7), (5, 8, 2, 3), (1, 1), (0, 1, 2, 1), (1, 3), 1),
+    ((2, 8, 4, 2), (3, 8, 2, 2), (1, 1), (2, 0, 3, 3), (1, 1), 1),
 ]
 
 
 def _conv_cases():
     conv, back_in, back_w, both = [], [], [], []
     for k, (xs, ws, stride, pad, dilation, group) in enumerate(CONV_SETTINGS):
-        dtype = f64 if k in (1, 4) else f32
+        dtype = f64 if k in (1, 4, 11) else f32
         params = {"stride": stride, "pad": pad, "dilation": dilation, "group": group}
         tol = SUM_TOL if dtype is f32 else None
         x, w = arr(xs, dtype), arr(ws, dtype)

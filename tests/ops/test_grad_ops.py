@@ -114,7 +114,7 @@ def test_gradient_operation_matches_mindspore(name):
 
 def test_every_class_is_tested_and_shows_its_attributes():
     elsewhere = {"LayerNormGrad",  # tests/ops/test_layer_norm_grad.py
-                 "GridSampler2DGrad", "HSigmoidGrad", "NLLLossGrad",
+                 "GridSampler2DGrad", "GridSampler3DGrad", "HSigmoidGrad", "NLLLossGrad",
                  "PReLUGrad",
                  "ResizeBilinearGrad", "StridedSliceGrad", "CdistGrad",  # below
                  "DeformableOffsetsGrad",  # tests/ops/test_deformable_offsets.py

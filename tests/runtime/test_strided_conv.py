@@ -46,36 +46,73 @@ def test_col2im_with_an_infinite_weight_spreads_only_where_the_weight_reads():
     np.testing.assert_array_equal(got, expected)
 
 
+def _direct_conv(x, w, stride, pad, dilation):
+    """The convolution in float64, summed window position by window position."""
+    size = strided_conv.out_hw(x.shape[2:], w.shape[2:], stride, pad, dilation)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), pad[:2], pad[2:]))
+    direct = np.zeros((x.shape[0], w.shape[0]) + size)
+    for i in range(w.shape[2]):
+        for j in range(w.shape[3]):
+            r, s = i * dilation[0], j * dilation[1]
+            window = xp[:, :, r:r + stride[0] * (size[0] - 1) + 1:stride[0],
+                        s:s + stride[1] * (size[1] - 1) + 1:stride[1]]
+            direct += np.einsum("nchw,oc->nohw", window, w[:, :, i, j].astype(np.float64))
+    return direct
+
+
+PIXEL_ROW_SETTINGS = [  # x shape, w shape, stride, pad, dilation
+    ((4, 16, 9, 8), (16, 16, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),
+    ((3, 6, 12, 11), (8, 6, 5, 5), (1, 1), (0, 2, 1, 0), (1, 2)),
+    ((2, 8, 10, 10), (4, 8, 2, 3), (1, 1), (0, 0, 0, 0), (2, 1)),
+    ((2, 6, 7, 9), (4, 6, 3, 3), (1, 2), (1, 2, 0, 1), (2, 1)),
+    ((2, 8, 5, 7), (5, 8, 2, 3), (1, 3), (0, 1, 2, 1), (1, 3)),
+    ((2, 8, 4, 2), (3, 8, 2, 2), (1, 1), (2, 0, 3, 3), (1, 1)),
+    ((0, 16, 6, 6), (8, 16, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),
+]
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("x_shape, w_shape, pad, dilation", [
-    ((4, 16, 9, 8), (16, 16, 3, 3), (1, 1, 1, 1), (1, 1)),
-    ((3, 6, 12, 11), (8, 6, 5, 5), (0, 2, 1, 0), (1, 2)),
-    ((2, 8, 10, 10), (4, 8, 2, 3), (0, 0, 0, 0), (2, 1)),
-])
-def test_one_gemm_over_the_row_buffer_gives_the_per_row_sums(monkeypatch, dtype, x_shape,
-                                                              w_shape, pad, dilation):
-    """Few output channels: one GEMM of the window rows by every kernel row's filter, then
-    the shifted adds, gives the forward convolution and both gradients as one GEMM per kernel
-    row does (to BLAS's order of adding), and a direct sum's values."""
+@pytest.mark.parametrize("x_shape, w_shape, stride, pad, dilation", PIXEL_ROW_SETTINGS)
+def test_pixel_rows_give_the_channels_last_sums(monkeypatch, dtype, x_shape, w_shape, stride,
+                                                pad, dilation):
+    """Few output channels, stride 1 along H: the window rows laid out by pixel, one GEMM by
+    every kernel row's filter and the shifted adds give the forward convolution, both
+    gradients together and the filter gradient alone as the channels-last row buffer with one
+    GEMM per kernel row does (to BLAS's order of adding), and a direct sum's values."""
     rng = np.random.default_rng(1)
     x, w = rng.standard_normal(x_shape).astype(dtype), rng.standard_normal(w_shape).astype(dtype)
-    size = strided_conv.out_hw(x_shape[2:], w_shape[2:], (1, 1), pad, dilation)
+    size = strided_conv.out_hw(x_shape[2:], w_shape[2:], stride, pad, dilation)
     dout = rng.standard_normal((x_shape[0], w_shape[0]) + size).astype(dtype)
 
     def run():
-        return (strided_conv.conv2d(np, x, w, (1, 1), pad, dilation, 1),
-                *strided_conv.conv2d_grad(np, x, w, dout, (1, 1), pad, dilation, 1))
+        return (strided_conv.conv2d(np, x, w, stride, pad, dilation, 1),
+                *strided_conv.conv2d_grad(np, x, w, dout, stride, pad, dilation, 1),
+                strided_conv.conv2d_backprop_filter(np, x, dout, w_shape, stride, pad,
+                                                    dilation, 1))
 
-    stacked = run()
+    assert strided_conv._by_pixel_rows(w_shape[0], w_shape[2], stride, 1)
+    by_pixel = run()
     monkeypatch.setattr(strided_conv, "STACKED_OUTPUTS", 0)
+    channels_last = run()
     tolerance = 1e-5 if dtype == np.float32 else 1e-12
-    for got, per_row in zip(stacked, run()):
+    for got, per_row in zip(by_pixel, channels_last):
+        assert got.dtype == dtype and got.shape == per_row.shape
         np.testing.assert_allclose(got, per_row, rtol=tolerance, atol=tolerance)
-    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), pad[:2], pad[2:]))
-    direct = np.zeros((x_shape[0], w_shape[0]) + size)
-    for i in range(w_shape[2]):
-        for j in range(w_shape[3]):
-            r, s = i * dilation[0], j * dilation[1]
-            direct += np.einsum("nchw,oc->nohw", xp[:, :, r:r + size[0], s:s + size[1]],
-                                w[:, :, i, j].astype(np.float64))
-    np.testing.assert_allclose(stacked[0], direct, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(by_pixel[0], _direct_conv(x, w, stride, pad, dilation),
+                               rtol=1e-4, atol=1e-4)
+    dw = np.einsum("nohw,nohw->o", dout.astype(np.float64), by_pixel[0].astype(np.float64))
+    # the filter gradient against the forward convolution: sum(dout * conv(x, w)) is linear
+    # in w, so its derivative contracted with w is the same sum again
+    np.testing.assert_allclose(np.einsum("ocij,ocij->o", by_pixel[3].astype(np.float64), w),
+                               dw, rtol=1e-4, atol=1e-3)
+
+
+def test_pixel_rows_half_precision_rounds_the_float32_result_once():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 16, 6, 6)).astype(np.float16)
+    w = rng.standard_normal((8, 16, 3, 3)).astype(np.float16)
+    conv = strided_conv.TABLE["conv2d"]
+    got = conv(np, x, w, (1, 1), (1, 1, 1, 1), (1, 1), 1)
+    wide = conv(np, x.astype(np.float32), w.astype(np.float32), (1, 1), (1, 1, 1, 1), (1, 1), 1)
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, wide.astype(np.float16))

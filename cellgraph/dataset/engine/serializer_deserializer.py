@@ -29,7 +29,9 @@ __all__ = ["compare", "deserialize", "serialize", "show"]
 _INTER_CODES = {"BILINEAR": 0, "NEAREST": 1, "BICUBIC": 2, "AREA": 3, "PILCUBIC": 4}
 _BORDER_CODES = {"CONSTANT": 0, "EDGE": 1, "REFLECT": 2, "SYMMETRIC": 3}
 _SHUFFLE_CODES = {"FALSE": 0, "FILES": 1, "GLOBAL": 2, "INFILE": 3}
-_ENUM_CODES = {"Inter": _INTER_CODES, "Border": _BORDER_CODES, "Shuffle": _SHUFFLE_CODES}
+_POLICY_CODES = {"IMAGENET": 0, "CIFAR10": 1, "SVHN": 2}
+_ENUM_CODES = {"Inter": _INTER_CODES, "Border": _BORDER_CODES, "Shuffle": _SHUFFLE_CODES,
+               "AutoAugmentPolicy": _POLICY_CODES}
 
 # the names MindSpore's JSON gives transforms whose class is named otherwise
 _OP_NAMES = {"HWC2CHW": "HwcToChw", "UniformAugment": "UniformAug"}
@@ -41,6 +43,15 @@ _PLACED = frozenset([
     "Affine", "AutoContrast", "ConvertColor", "Crop", "Decode", "Equalize", "Erase",
     "GaussianBlur", "HorizontalFlip", "Invert", "Normalize", "Pad", "Perspective", "Posterize",
     "Resize", "ResizedCrop", "Rotate", "Solarize", "VerticalFlip",
+])
+
+# the transforms MindSpore's JSON names without their arguments ("tensor_op_params": null): the
+# text transforms whose C++ side writes no JSON of its own
+_WITHOUT_PARAMS = frozenset([
+    "BasicTokenizer", "JiebaTokenizer", "Lookup", "Ngram", "NormalizeUTF8", "RegexReplace",
+    "RegexTokenizer", "SentencePieceTokenizer", "SlidingWindow", "ToVectors",
+    "TruncateSequencePair", "UnicodeCharTokenizer", "UnicodeScriptTokenizer",
+    "WhitespaceTokenizer", "WordpieceTokenizer",
 ])
 
 # the transforms MindSpore's deserializer rebuilds: those of its C++ serdes table, and the ones
@@ -87,10 +98,34 @@ def _fill_arguments(params: dict) -> dict:
     return {"fill_value": value.item() if value.ndim == 0 else value}
 
 
+def _turn_params(params: dict, degrees) -> dict:
+    """Rotate's and RandomRotation's arguments as MindSpore's C++ JSON holds them: the degrees
+    as floats, no centre as [], the fill as three channels."""
+    fill = params.get("fill_value")
+    return {**params, **degrees, "center": [] if params.get("center") is None else
+            params["center"], "fill_value": [fill] * 3 if isinstance(fill, int) else fill}
+
+
+def _turn_arguments(params: dict) -> dict:
+    center, fill = params.get("center"), params.get("fill_value")
+    return {**params, "center": tuple(center) if center else None,
+            "fill_value": tuple(fill) if isinstance(fill, list) else fill}
+
+
+def _random_turn_params(params: dict) -> dict:
+    from ..vision.geometry import _rotation_range
+
+    degrees = [float(d) for d in _rotation_range(params["degrees"])]
+    return _turn_params(params, {"degrees": degrees})
+
+
 # the transforms whose arguments MindSpore's JSON holds otherwise: (to its params, from them)
 _PARAMS = {
-    "Rotate": (lambda p: {("degree" if k == "degrees" else k): v for k, v in p.items()},
-               lambda p: {("degrees" if k == "degree" else k): v for k, v in p.items()}),
+    "Rotate": (lambda p: _turn_params({k: v for k, v in p.items() if k != "degrees"},
+                                      {"degree": float(p["degrees"] % 360)}),
+               lambda p: _turn_arguments({("degrees" if k == "degree" else k): v
+                                          for k, v in p.items()})),
+    "RandomRotation": (_random_turn_params, _turn_arguments),
     "Fill": (_fill_params, _fill_arguments),
     # MindSpore's C++ Decode always gives RGB; to_pil is cellgraph's (MindSpore writes a
     # Pillow Decode as a Python transform)
@@ -157,7 +192,10 @@ def _operation(op) -> dict:
                      "dict")
     arguments = arguments_of(op)
     name = type(op).__name__
-    params = None if not arguments else {k: _value(v) for k, v in arguments.items()}
+    if not arguments or name in _WITHOUT_PARAMS:
+        params = None
+    else:
+        params = {k: _value(v) for k, v in arguments.items()}
     if params is not None and name in _PARAMS:
         params = _PARAMS[name][0](params)
     if name in _PLACED:

@@ -14,6 +14,7 @@ from .transforms import (
     BertTokenizer,
     CaseFold,
     FilterWikipediaXML,
+    JiebaTokenizer,
     Lookup,
     Ngram,
     NormalizeUTF8,
@@ -30,7 +31,7 @@ from .transforms import (
     WhitespaceTokenizer,
     WordpieceTokenizer,
 )
-from .utils import CharNGram, NormalizeForm, Vectors, Vocab, to_bytes, to_str
+from .utils import CharNGram, JiebaMode, NormalizeForm, Vectors, Vocab, to_bytes, to_str
 
 __all__ = [
     "AddToken",
@@ -39,6 +40,8 @@ __all__ = [
     "CaseFold",
     "CharNGram",
     "FilterWikipediaXML",
+    "JiebaMode",
+    "JiebaTokenizer",
     "Lookup",
     "Ngram",
     "NormalizeForm",

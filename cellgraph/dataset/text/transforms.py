@@ -20,7 +20,8 @@ from .icu_regex import compile_icu, icu_replacement
 from .sentencepiece import SentencePieceTokenizer
 from .utils import NormalizeForm, Vectors, Vocab, as_words, check_strings
 
-__all__ = ["AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "FilterWikipediaXML", "Lookup",
+__all__ = ["AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "FilterWikipediaXML",
+           "JiebaTokenizer", "Lookup",
            "Ngram", "NormalizeUTF8", "PythonTokenizer",
            "RegexReplace", "RegexTokenizer", "SentencePieceTokenizer", "SlidingWindow", "ToNumber",
            "ToVectors", "Truncate", "TruncateSequencePair",
@@ -471,4 +472,5 @@ class ToVectors(TensorOperation):
 
 # the tokenizers built from the ones above; MindSpore keeps them in this module too
 from .bert_tokenizers import BasicTokenizer, BertTokenizer, WordpieceTokenizer
+from .jieba_tokenizer import JiebaTokenizer
 from .script_tokenizer import UnicodeScriptTokenizer

@@ -10,9 +10,19 @@ import numpy as np
 
 from cellgraph.dataset.core.validator_helpers import check_value, type_check, type_check_list
 
-__all__ = ["CharNGram", "NormalizeForm", "SPieceTokenizerLoadType", "SPieceTokenizerOutType",
+__all__ = ["CharNGram", "JiebaMode", "NormalizeForm", "SPieceTokenizerLoadType", "SPieceTokenizerOutType",
            "SentencePieceModel", "SentencePieceVocab", "Vectors", "Vocab", "as_words", "to_bytes",
            "to_str"]
+
+
+class JiebaMode(enum.IntEnum):
+    """The segmentation of text.JiebaTokenizer (MindSpore's values): MIX (max probability,
+    then the HMM over runs of single characters), MP (max probability over the dictionary)
+    and HMM (the hidden Markov model alone)."""
+
+    MIX = 0
+    MP = 1
+    HMM = 2
 
 
 class NormalizeForm(enum.IntEnum):

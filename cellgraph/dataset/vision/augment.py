@@ -18,6 +18,7 @@ from cellgraph.dataset import _std_shuffle
 from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
 from cellgraph.dataset.transforms.transforms import CppRandomOperation, _transform_list
 
+from . import cv_warp
 from .geometry import _range_pair
 from .transforms import (
     Inter,
@@ -31,6 +32,10 @@ from .transforms import (
 
 __all__ = ["Affine", "CutOut", "GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate",
            "UniformAugment"]
+
+
+# MindSpore's C++ interpolations for a warp (AREA and the Pillow ones warp as LINEAR)
+_CV_INTER = {Inter.NEAREST: cv_warp.CvInter.NEAREST, Inter.BICUBIC: cv_warp.CvInter.CUBIC}
 
 
 def _fill_pixel(fill_value, channels: int | None, dtype) -> np.ndarray:
@@ -100,6 +105,42 @@ def _back(array: np.ndarray, was_pil: bool):
     return _pil().fromarray(array) if was_pil else array
 
 
+def _bounding_size(center, size, degrees: float) -> tuple[float, float]:
+    """cv::RotatedRect(center, size, degrees).boundingRect2f()'s (width, height), in float."""
+    f32 = np.float32
+    angle = degrees * math.pi / 180
+    b, a = f32(math.cos(angle)) * f32(0.5), f32(math.sin(angle)) * f32(0.5)
+    cx, cy = f32(center[0]), f32(center[1])
+    width, height = f32(size[0]), f32(size[1])
+    x0, y0 = cx - a * height - b * width, cy + b * height - a * width
+    x1, y1 = cx + a * height - b * width, cy - b * height - a * width
+    xs = [x0, x1, f32(2) * cx - x0, f32(2) * cx - x1]
+    ys = [y0, y1, f32(2) * cy - y0, f32(2) * cy - y1]
+    return float(max(xs) - min(xs)), float(max(ys) - min(ys))
+
+
+def cv_rotate(image: np.ndarray, degrees: float, inter: Inter, expand: bool, center,
+              fill) -> np.ndarray:
+    """MindSpore's C++ Rotate: cv::getRotationMatrix2D about `center` ((x, y); the image
+    centre, ((W - 1) / 2, (H - 1) / 2), when None) and cv::warpAffine; `expand` sizes the output
+    to the turned image's bounding box. `fill` is (r, g, b) as MindSpore takes it, which it
+    hands OpenCV as (b, g, r): the first channel is filled with b."""
+    height, width = image.shape[:2]
+    if center is None:
+        center = (np.float32(width - 1) * np.float32(0.5),
+                  np.float32(height - 1) * np.float32(0.5))
+    fill = (fill,) * 3 if isinstance(fill, numbers.Number) else tuple(fill)
+    matrix = cv_warp.rotation_matrix(center, float(degrees))
+    out_hw = (height, width)
+    if expand:
+        box_w, box_h = _bounding_size(center, (width, height), float(degrees))
+        matrix[0, 2] += box_w / 2.0 - width / 2.0
+        matrix[1, 2] += box_h / 2.0 - height / 2.0
+        out_hw = (int(np.rint(box_h)), int(np.rint(box_w)))
+    inter = _CV_INTER.get(inter, cv_warp.CvInter.LINEAR)
+    return cv_warp.warp_affine(image, matrix, out_hw, inter, fill[::-1])
+
+
 class Rotate(TensorOperation):
     """Turn the image `degrees` counter-clockwise about `center` ((x, y); the image centre by
     default), filling the uncovered corners with `fill_value`; `expand` grows the output to
@@ -112,24 +153,14 @@ class Rotate(TensorOperation):
         _check_inter(resample, "resample")
         if center is not None and len(center) != 2:
             raise ValueError(f"Rotate: `center` must be (x, y), got {center!r}")
-        self.degrees, self.resample, self.expand = float(degrees), resample, bool(expand)
+        # MindSpore turns by degrees % 360 (and writes that to its JSON)
+        self.degrees, self.resample, self.expand = float(degrees % 360), resample, bool(expand)
         self.center, self.fill_value = center, fill_value
 
     def __call__(self, image):
         array, was_pil = _as_array(image, "Rotate")
-        height, width = array.shape[:2]
-        center = ((width - 1) / 2, (height - 1) / 2) if self.center is None else self.center
-        linear = _rotation(self.degrees)
-        out_hw, shift = (height, width), (0.0, 0.0)
-        if self.expand:  # the bounding box of the turned image, centred in the output
-            cos, sin = abs(linear[0, 0]), abs(linear[0, 1])
-            out_w = round(width * cos + height * sin)
-            out_h = round(width * sin + height * cos)
-            out_hw = (out_h, out_w)
-            shift = ((out_w - width) / 2, (out_h - height) / 2)
-        forward = _about(center, linear, shift)
-        return _back(warp_affine(array, forward, out_hw, self.resample, self.fill_value),
-                     was_pil)
+        return _back(cv_rotate(array, np.float32(self.degrees), self.resample, self.expand,
+                               self.center, self.fill_value), was_pil)
 
 
 def _symmetric(value, name: str, op: str) -> tuple[float, float]:

@@ -8,7 +8,12 @@ import numbers
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_value,
+    type_check,
+    type_check_list,
+)
 
 from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
@@ -103,17 +108,41 @@ def _hsv_to_rgb(hue, sat, value):
     return np.stack(channels, -1)
 
 
-def _factor_range(value, name: str, center: float, low: float, high: float) -> tuple:
-    """A number v gives [max(low, center - v), center + v]; a (min, max) pair is kept."""
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+def _factor_range(value, name: str, center: float = 1, bound=(0, FLOAT_MAX_INTEGER),
+                  non_negative: bool = True) -> tuple:
+    """RandomColorAdjust's range of a factor, with MindSpore's checks: a number v gives
+    [center - v, center + v] (its low end at least 0 for a non-negative factor); a
+    (min, max) pair is kept."""
+    type_check(value, (numbers.Number, list, tuple), name)
+    if isinstance(value, numbers.Number):
         if value < 0:
-            raise ValueError(f"RandomColorAdjust: `{name}` must be non-negative, got {value}")
-        value = (max(low, center - value), center + value)
-    pair = tuple(float(v) for v in value)
-    if len(pair) != 2 or not low <= pair[0] <= pair[1] <= high:
-        raise ValueError(f"RandomColorAdjust: `{name}` must be a number or (min, max) with "
-                         f"{low} <= min <= max <= {high}, got {value!r}")
-    return pair
+            raise ValueError(f"The input value of {name} cannot be negative.")
+        value = [center - value, center + value]
+        if non_negative:
+            value[0] = max(0, value[0])
+    elif len(value) != 2:
+        raise TypeError(f"If {name} is a sequence, the length must be 2.")
+    elif value[0] > value[1]:
+        raise ValueError(f"{name} value should be in (min,max) format. Got ({value[0]}, "
+                         f"{value[1]}).")
+    if not bound[0] <= value[0] <= value[1] <= bound[1]:
+        raise ValueError(f"Input is not within the required interval of [{bound[0]}, "
+                         f"{bound[1]}].")
+    return float(value[0]), float(value[1])
+
+
+def _positive_degrees(degrees) -> tuple:
+    """RandomColor's and RandomSharpness's (min, max) range, with MindSpore's checks."""
+    if not isinstance(degrees, (list, tuple)):
+        raise TypeError("degrees must be either a tuple or a list.")
+    type_check_list(degrees, (int, float), "degrees")
+    if len(degrees) != 2:
+        raise ValueError("degrees must be a sequence with length 2.")
+    for degree in degrees:
+        check_value(degree, (0, FLOAT_MAX_INTEGER))
+    if degrees[0] > degrees[1]:
+        raise ValueError("degrees should be in (min,max) format. Got (max,min).")
+    return float(degrees[0]), float(degrees[1])
 
 
 class RandomColorAdjust(_RandomOp):
@@ -121,11 +150,10 @@ class RandomColorAdjust(_RandomOp):
     from their ranges (each a number v, meaning [1 - v, 1 + v] (hue: [-v, v]), or a pair)."""
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
-        inf = float("inf")
-        self.ranges = [(adjust_brightness, _factor_range(brightness, "brightness", 1, 0, inf)),
-                       (adjust_contrast, _factor_range(contrast, "contrast", 1, 0, inf)),
-                       (adjust_saturation, _factor_range(saturation, "saturation", 1, 0, inf)),
-                       (adjust_hue, _factor_range(hue, "hue", 0, -0.5, 0.5))]
+        self.ranges = [(adjust_brightness, _factor_range(brightness, "brightness")),
+                       (adjust_contrast, _factor_range(contrast, "contrast")),
+                       (adjust_saturation, _factor_range(saturation, "saturation")),
+                       (adjust_hue, _factor_range(hue, "hue", 0, (-0.5, 0.5), False))]
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "RandomColorAdjust")
@@ -140,7 +168,7 @@ class RandomColor(_RandomOp):
     """Saturation scaled by a factor drawn uniformly from `degrees` (min, max)."""
 
     def __init__(self, degrees=(0.1, 1.9)):
-        self.degrees = _factor_range(degrees, "degrees", 1, 0, float("inf"))
+        self.degrees = _positive_degrees(degrees)
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "RandomColor")
@@ -188,9 +216,9 @@ def equalize_channel(channel: np.ndarray) -> np.ndarray:
     total = channel.size
     if hist[first] == total:
         return np.full_like(channel, first)
-    scale = np.float32(255.0 / (total - hist[first]))
+    scale = np.float32(255) / np.float32(total - hist[first])
     lut = np.zeros(256, np.uint8)
-    cumulative = np.cumsum(hist[first + 1:])
+    cumulative = np.cumsum(hist[first + 1:]).astype(np.float32)  # int * float in float
     lut[first + 1:] = np.clip(np.rint(cumulative * scale), 0, 255).astype(np.uint8)
     return lut[channel]
 
@@ -321,7 +349,7 @@ class RandomSharpness(_RandomOp):
     a blend with the image smoothed by a 3x3 kernel, borders kept)."""
 
     def __init__(self, degrees=(0.1, 1.9)):
-        self.degrees = _factor_range(degrees, "degrees", 1, 0, float("inf"))
+        self.degrees = _positive_degrees(degrees)
 
     def __call__(self, image):
         from PIL import ImageEnhance
@@ -375,10 +403,9 @@ class AdjustContrast(_Adjust):
     def adjust(self, array):
         if array.dtype != np.uint8:
             return adjust_contrast(array, self.factor)
-        mean = int(_cv_gray(array).mean() + 0.5)  # MindSpore rounds the mean grey
-        out = array.astype(np.float32) * np.float32(self.factor) + \
-            np.float32(mean * (1 - self.factor))  # cv::Mat::convertTo(alpha, beta)
-        return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+        mean = np.rint(_cv_rgb_to_gray(array).mean())  # the mean grey, as a uint8 image
+        return cv_add_weighted(np.full_like(array, mean), 1.0 - float(np.float32(self.factor)),
+                               array, self.factor)
 
 
 class AdjustSaturation(_Adjust):
@@ -393,7 +420,8 @@ class AdjustSaturation(_Adjust):
     def adjust(self, array):
         if array.dtype != np.uint8:
             return adjust_saturation(array, self.factor)
-        return _cv_weighted(array, self.factor, _cv_gray(array)[..., None])
+        grey = np.repeat(_cv_rgb_to_gray(array)[..., None], 3, axis=2)
+        return cv_add_weighted(grey, 1.0 - float(np.float32(self.factor)), array, self.factor)
 
 
 class AdjustHue(_Adjust):
@@ -432,7 +460,7 @@ class AdjustSharpness(_Adjust):
 
         blurred = np.array(image.filter(ImageFilter.SMOOTH))
         blurred[[0, -1]], blurred[:, [0, -1]] = array[[0, -1]], array[:, [0, -1]]
-        return _cv_weighted(array, self.factor, blurred)
+        return cv_add_weighted(array, self.factor, blurred, 1.0 - float(np.float32(self.factor)))
 
     def __call__(self, image):
         array = image if isinstance(image, np.ndarray) else None
@@ -452,10 +480,18 @@ def _cv_gray(array: np.ndarray) -> np.ndarray:
     return ((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14).astype(np.uint8)
 
 
-def _cv_weighted(image: np.ndarray, factor: float, other) -> np.ndarray:
-    """cv::addWeighted(image, factor, other, 1 - factor, 0), rounded half to even."""
-    out = image.astype(np.float32) * np.float32(factor) + \
-        np.asarray(other, np.float32) * np.float32(1 - factor)
+def _cv_rgb_to_gray(array: np.ndarray) -> np.ndarray:
+    """cv::cvtColor(RGB2GRAY) of a uint8 image: 15-bit fixed-point weights, rounded."""
+    r, g, b = (array[..., i].astype(np.int64) for i in range(3))
+    return ((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15).astype(np.uint8)
+
+
+def cv_add_weighted(first: np.ndarray, alpha, second, beta) -> np.ndarray:
+    """cv::addWeighted(first, alpha, second, beta, 0) of uint8 images: in float32, as OpenCV's
+    vector loop computes it, fma(first, alpha, second * beta), then rounded half to even."""
+    alpha, beta = np.float32(alpha), np.float32(beta)
+    scaled = (np.asarray(second).astype(np.float32) * beta).astype(np.float64)
+    out = (first.astype(np.float64) * np.float64(alpha) + scaled).astype(np.float32)
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 

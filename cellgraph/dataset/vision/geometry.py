@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import random
 from enum import Enum
 
 import numpy as np
@@ -12,6 +13,8 @@ import numpy as np
 from cellgraph.dataset import _std_shuffle as _std
 from cellgraph.dataset.core.validator_helpers import (
     FLOAT_MAX_INTEGER,
+    check_float32,
+    check_non_negative_float32,
     check_pos_float32,
     check_value,
     type_check,
@@ -161,33 +164,88 @@ class RandomCropDecodeResize(RandomResizedCrop):
         return super().__call__(Decode()(data))
 
 
-class RandomRotation(_RandomOp):
-    """Rotate counter-clockwise by an angle drawn from `degrees` ((min, max), or d for
-    [-d, d]) about `center` ((x, y), the image centre by default), filling with
-    `fill_value`; `expand` grows the output to hold the whole rotated image (Pillow)."""
+def _rotation_range(degrees) -> list:
+    """MindSpore's RandomRotation range: d gives [-(d % 360), d % 360]; (lo, hi) spanning a
+    full turn gives [-180, 180], else both taken mod 360 (hi a turn above lo if it wraps)."""
+    type_check(degrees, (int, float, list, tuple), "degrees")  # MindSpore's checks and words
+    if isinstance(degrees, (int, float)):
+        check_non_negative_float32(degrees, "degrees")
+        degrees = degrees % 360
+        return [-degrees, degrees]
+    if len(degrees) != 2:
+        raise TypeError("If degrees is a sequence, the length must be 2.")
+    type_check_list(degrees, (int, float), "degrees")
+    for value in degrees:
+        check_float32(value, "degrees")
+    if degrees[0] > degrees[1]:
+        raise ValueError("degrees should be in (min,max) format. Got (max,min).")
+    if degrees[1] - degrees[0] >= 360:
+        return [-180, 180]
+    low, high = degrees[0] % 360, degrees[1] % 360
+    return [low, high + 360 if low > high else high]
+
+
+def _check_rotation_options(resample, expand, center, fill_value) -> tuple:
+    """MindSpore's checks of Rotate's and RandomRotation's other arguments; the fill as three
+    channels."""
+    type_check(resample, (Inter,), "resample")
+    type_check(expand, (bool,), "expand")
+    if center is not None:
+        if not (isinstance(center, tuple) and len(center) == 2):
+            raise ValueError("Value center needs to be a 2-tuple.")
+        for value in center:
+            type_check(value, (int, float), "center")
+            check_value(value, [-2**31, 2**31 - 1], "center")
+    if isinstance(fill_value, int) and not isinstance(fill_value, bool):
+        check_value(fill_value, [0, 255], "fill_value")
+        return (fill_value,) * 3
+    if isinstance(fill_value, tuple) and len(fill_value) == 3:
+        for i, value in enumerate(fill_value):
+            type_check(value, (int,), f"fill_value[{i}]")
+            check_value(value, [0, 255], f"fill_value[{i}]")
+        return fill_value
+    raise TypeError("fill_value should be a single integer or a 3-tuple.")
+
+
+class RandomRotation(CppRandomOperation):
+    """Turn the image counter-clockwise by an angle drawn from `degrees` ((min, max), or d for
+    [-d, d]) about `center` ((x, y), the image centre by default), filling with `fill_value`;
+    `expand` grows the output to hold the whole turned image.
+
+    Arrays turn as MindSpore's C++ kernel turns them (an angle mid + u * half_range with u from
+    std::uniform_real_distribution<float>(-1, 1) on the dataset seed, then OpenCV's warp);
+    Pillow images as its Python transform does (random.uniform over the range, Image.rotate)."""
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
                  fill_value=0):
-        _check_inter(resample, "resample")
-        if isinstance(degrees, numbers.Real):
-            if degrees < 0:
-                raise ValueError(f"RandomRotation: `degrees` must be non-negative, got "
-                                 f"{degrees}")
-            degrees = (-degrees, degrees)
-        self.degrees = tuple(float(d) for d in degrees)
-        if len(self.degrees) != 2 or self.degrees[0] > self.degrees[1]:
-            raise ValueError(f"RandomRotation: `degrees` must be (min, max), got {degrees!r}")
-        self.resample, self.expand, self.center = resample, bool(expand), center
-        self.fill_value = fill_value if isinstance(fill_value, numbers.Number) else \
-            tuple(fill_value)
+        self.degrees = _rotation_range(degrees)
+        self.fill_value = _check_rotation_options(resample, expand, center, fill_value)
+        self.resample, self.expand, self.center = resample, expand, center
+
+    def angle(self) -> np.float32:
+        """One draw of the C++ kernel's angle."""
+        low, high = np.float32(self.degrees[0]), np.float32(self.degrees[1])
+        half_range = (high - low) / np.float32(2)
+        mid = (high + low) / np.float32(2)
+        return mid + _std.uniform_float(self.words, -1.0, 1.0) * half_range
 
     def __call__(self, image):
-        angle = self.rng.uniform(*self.degrees)
-        was_pil = _is_pil(image)
-        pil = image if was_pil else _pil().fromarray(np.asarray(image))
-        out = pil.rotate(angle, _PIL_FILTERS[self.resample], self.expand, self.center,
-                         fillcolor=self.fill_value)
-        return out if was_pil else np.asarray(out)
+        if _is_pil(image):
+            if self.resample in (Inter.AREA, Inter.PILCUBIC):
+                raise TypeError("Current Interpolation is not supported with PIL input.")
+            angle = random.uniform(self.degrees[0], self.degrees[1])
+            return image.rotate(angle, _PIL_FILTERS[self.resample], self.expand, self.center,
+                                fillcolor=self.fill_value)
+        if self.resample is Inter.ANTIALIAS:
+            raise TypeError("Current Interpolation is not supported with NumPy input.")
+        from .augment import cv_rotate
+
+        array = np.asarray(image)
+        if array.ndim not in (2, 3):
+            raise RuntimeError(f"RandomRotation: invalid input shape, expected 2D or 3D input, "
+                               f"but got input dimension is:{array.ndim}")
+        return cv_rotate(array, self.angle(), self.resample, self.expand, self.center,
+                         self.fill_value)
 
 
 # MindSpore's InterpolationMode 0..3, which RandomResize and RandomResizeWithBBox draw from

@@ -581,11 +581,14 @@ class ToTensor(TensorOperation):
 
 
 def __getattr__(name: str):
-    """MindSpore keeps every image transform in this module; the ones written in color.py,
-    geometry.py, augment.py and levels.py (which import this module) are found here too."""
-    from . import augment, color, geometry, levels
+    """MindSpore keeps every image transform in this module; the ones written in the other
+    modules of vision (which import this one) are found here too."""
+    import importlib
 
-    for module in (color, geometry, augment, levels):
+    # the first four first: c_transforms reads its names from here while they import
+    for module_name in ("color", "geometry", "augment", "levels", "auto_augment",
+                        "perspective", "bbox", "mix", "pixels"):
+        module = importlib.import_module(f"{__package__}.{module_name}")
         if name in module.__all__:
             return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,12 +11,14 @@ import numpy as np
 
 from cellgraph.safe_io import write_bytes
 
+from .auto_augment import AutoAugmentPolicy
 from .geometry import SliceMode
 from .mix import ImageBatchFormat
 from .transforms import Border, Inter, _is_pil, _pil
 
-__all__ = ["Border", "ImageBatchFormat", "ImageReadMode", "Inter", "SliceMode", "get_image_num_channels", "get_image_size",
-           "read_file", "read_image", "read_video", "read_video_timestamps", "write_file"]
+__all__ = ["AutoAugmentPolicy", "Border", "ImageBatchFormat", "ImageReadMode", "Inter", "SliceMode", "encode_jpeg",
+           "encode_png", "get_image_num_channels", "get_image_size", "read_file", "read_image",
+           "read_video", "read_video_timestamps", "write_file", "write_jpeg", "write_png"]
 
 
 def _not_an_image(image) -> TypeError:
@@ -101,7 +103,9 @@ def _png_chunk(kind: bytes, body: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
 
 
-def _png_array(image, op: str) -> np.ndarray:
+def _encodable(image, op: str) -> np.ndarray:
+    """A uint8 image <H, W>, <H, W, 1> or <H, W, 3> to encode, checked as MindSpore checks it
+    (EncodeJpeg, EncodePng, WriteJpeg, WritePng)."""
     tensor = _tensor_type()
     if isinstance(image, tensor):
         image = image.asnumpy()
@@ -109,7 +113,8 @@ def _png_array(image, op: str) -> np.ndarray:
         raise TypeError(f"{'The input' if op == 'WritePng' else 'Input'} image is not of type "
                         f"{np.ndarray} or {tensor}, but got: {type(image)}.")
     if image.dtype != np.uint8:
-        raise RuntimeError(f"{op}: The type of the image data should be UINT8, but got "
+        what = "elements of image" if op.startswith("Write") else "image data"
+        raise RuntimeError(f"{op}: The type of the {what} should be UINT8, but got "
                            f"{image.dtype}.")
     if image.ndim not in (2, 3):
         raise RuntimeError(f"{op}: The image has invalid dimensions. It should have two or three "
@@ -118,6 +123,13 @@ def _png_array(image, op: str) -> np.ndarray:
         raise RuntimeError(f"{op}: The image has invalid channels. It should have 1 or 3 "
                            f"channels, but got {image.shape[2]} channels.")
     return image
+
+
+def _check_writable(filename: str, op: str) -> None:
+    if os.path.isdir(filename):
+        raise RuntimeError(f"{op}: Invalid file path, {filename} is not a regular file.")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(filename))):
+        raise RuntimeError(f"{op}: No such file or directory: {filename}")
 
 
 def _encode_png_bytes(image: np.ndarray, compression_level, op: str) -> bytes:
@@ -144,7 +156,7 @@ def _check_compression_level(compression_level) -> None:
 def encode_png(image, compression_level=6) -> np.ndarray:
     """Encode a uint8 image <H, W>, <H, W, 1> or <H, W, 3> as PNG: 1-D uint8 data."""
     _check_compression_level(compression_level)
-    array = _png_array(image, "EncodePng")
+    array = _encodable(image, "EncodePng")
     return np.frombuffer(_encode_png_bytes(array, compression_level, "EncodePng"),
                          dtype=np.uint8).copy()
 
@@ -153,12 +165,47 @@ def write_png(filename, image, compression_level=6) -> None:
     """Encode `image` as PNG (see encode_png) and write it to `filename`."""
     _check_filename(filename)
     _check_compression_level(compression_level)
-    array = _png_array(image, "WritePng")
-    if os.path.isdir(filename):
-        raise RuntimeError(f"WritePng: Invalid file path, {filename} is not a regular file.")
-    if not os.path.isdir(os.path.dirname(os.path.abspath(filename))):
-        raise RuntimeError(f"WritePng: No such file or directory: {filename}")
+    array = _encodable(image, "WritePng")
+    _check_writable(filename, "WritePng")
     write_bytes(filename, _encode_png_bytes(array, compression_level, "WritePng"))
+
+
+def _check_quality(quality) -> None:
+    if not isinstance(quality, int):
+        raise TypeError(f"Input quality is not of type {int}, but got: {type(quality)}.")
+
+
+def _encode_jpeg_bytes(image: np.ndarray, quality: int, op: str) -> bytes:
+    """Baseline JPEG (not progressive, default Huffman tables, no restart markers) through
+    Pillow's libjpeg, which writes the bytes OpenCV's imencode does for MindSpore."""
+    if not 1 <= quality <= 100:
+        raise RuntimeError(f"{op}: Invalid quality {quality}, should be in range of [1, 100].")
+    import io
+
+    pixels = image[..., 0] if image.ndim == 3 and image.shape[2] == 1 else image
+    buffer = io.BytesIO()
+    _pil().fromarray(np.ascontiguousarray(pixels)).save(buffer, "JPEG", quality=quality,
+                                                        optimize=False, progressive=False)
+    return buffer.getvalue()
+
+
+def encode_jpeg(image, quality=75) -> np.ndarray:
+    """Encode a uint8 image <H, W>, <H, W, 1> or <H, W, 3> (RGB) as JPEG: 1-D uint8 data.
+    Needs Pillow."""
+    _check_quality(quality)
+    array = _encodable(image, "EncodeJpeg")
+    return np.frombuffer(_encode_jpeg_bytes(array, quality, "EncodeJpeg"), dtype=np.uint8).copy()
+
+
+def write_jpeg(filename, image, quality=75) -> None:
+    """Encode `image` as JPEG (see encode_jpeg) and write it to `filename`."""
+    _check_filename(filename)
+    _check_quality(quality)
+    array = _encodable(image, "WriteJpeg")
+    data = _encode_jpeg_bytes(array, quality, "WriteJpeg")
+    _check_writable(filename, "WriteJpeg")
+    write_bytes(filename, data)
+    os.chmod(filename, 0o600)  # MindSpore leaves the file readable by its owner only
 
 # MindSpore's vision.utils also holds the video readers
 from .video import read_video, read_video_timestamps

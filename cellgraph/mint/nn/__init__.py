@@ -302,6 +302,29 @@ class UpsamplingBilinear2d(_nn.Cell):
         return functional.interpolate(input, self.size, self.scale_factor, "bilinear", True)
 
 
+# the functions MindSpore's loss layers here call, which it holds under these names too
+cross_entropy, kl_div_ext = functional.cross_entropy, functional.kl_div
+mse_loss_ext, nllloss = functional.mse_loss, functional.nll_loss
+
+
+def _upsample_ops():
+    """MindSpore's instances, each showing the parameters of its call."""
+    import inspect
+
+    from cellgraph.ops.auto_generate import UpsampleBilinear2D, UpsampleNearest2D
+
+    def shown(instance, *extra):
+        names = [("x", inspect.Parameter.empty), ("output_size", None), ("scales", None), *extra]
+        instance.__signature__ = inspect.Signature([inspect.Parameter(
+            n, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d) for n, d in names])
+        return instance
+
+    return shown(UpsampleNearest2D()), shown(UpsampleBilinear2D(), ("align_corners", False))
+
+
+# the primitive instances its Upsample layers call
+upsample_nearest2d_op, upsample_bilinear2d_op = _upsample_ops()
+
 __all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
                  and n not in ("annotations", "ArgumentValueError")
                  and not n.endswith("Ext"))  # MindSpore's class names; mint.nn binds its own

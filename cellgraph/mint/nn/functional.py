@@ -434,6 +434,42 @@ def threshold_(input, threshold, value):
     return _update_in_place(input, _ops.threshold(input, threshold, value))
 
 
+# the operations MindSpore's functions of this module call, which it also holds under their own
+# names (its generated functional ops: elu_ext, hardtanh_op, ...)
+def elu_ext(input, alpha=1.0):
+    return _ops.elu(input, alpha)
+
+
+def hardtanh_op(input, min_val=-1, max_val=1):
+    return _ops.hardtanh(input, min_val, max_val)
+
+
+def threshold_op(input, threshold, value):
+    return _ops.threshold(input, threshold, value)
+
+
+def adaptive_avg_pool3d_ext(input, output_size):
+    return adaptive_avg_pool3d(input, output_size)
+
+
+def inplace_elu(input, alpha=1.0):
+    return _update_in_place(input, _ops.elu(input, alpha))
+
+
+def inplace_silu(input):
+    return _update_in_place(input, _ops.silu(input))
+
+
+silu_func = _ops.silu
+
+
+def norm_ext(input, p="fro", dim=None, keepdim=False, *, dtype=None):
+    """mint.norm (MindSpore's norm_ext, which mint.norm is)."""
+    from cellgraph import mint
+
+    return mint.norm(input, p, dim, keepdim, dtype=dtype)
+
+
 # the primitives whose declaration spells them here (`spellings=("mint.nn.functional",)`), where
 # this module does not write the name itself
 for _prim in _PRIMITIVES.values():

@@ -28,10 +28,44 @@ from cellgraph.primitives.functional import ones_like, zeros_like
 from cellgraph.primitives.nn_functional import clip_by_value
 from cellgraph.vectorize import vmap
 
-__all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "add_flags",
-           "clip_by_global_norm", "clip_by_value", "grad", "jvp", "multinomial", "ones_like",
-           "partial", "tail",
-           "value_and_grad", "vjp", "vmap", "zeros_like"]
+from .multitype_ops.add_impl import add_backward as _add_backward
+from .multitype_ops.augassign_impl import (
+    augassign_add,
+    augassign_div,
+    augassign_floordiv,
+    augassign_mod,
+    augassign_mul,
+    augassign_sub,
+)
+
+__all__ = [
+    "GradOperation",
+    "HyperMap",
+    "Map",
+    "MultitypeFuncGraph",
+    "Partial",
+    "add_flags",
+    "augassign_add",
+    "augassign_div",
+    "augassign_floordiv",
+    "augassign_mod",
+    "augassign_mul",
+    "augassign_sub",
+    "clip_by_global_norm",
+    "clip_by_value",
+    "grad",
+    "hyper_add",
+    "jvp",
+    "multinomial",
+    "ones_like",
+    "partial",
+    "tail",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+    "zeros_like",
+    "zip_operation",
+]
 
 
 # MindSpore's composite has the random functions too; ops.function reaches this module, so
@@ -169,6 +203,9 @@ class HyperMap:
         return list(out) if kind is list else tuple(out)
 
 
+hyper_add = HyperMap(_add_backward)  # MindSpore's: sums gradients leaf by leaf
+
+
 class Map(HyperMap):
     """`Map(ops=None)(fn?, *seqs)`: like HyperMap, one level deep (elements are not entered)."""
 
@@ -236,8 +273,23 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     return tuple(F.cast(t * scale, t.dtype) for t in x)
 
 
-def tail(x):
-    """A tuple without its first element."""
-    if not _is_sequence(x) or not x:
-        raise DTypeError(f"tail: expected a non-empty tuple or list, got {x!r:.60}")
-    return tuple(x[1:])
+def tail(data):
+    """A tuple or list without its first item (empty stays empty). MindSpore's `tail` and
+    `zip_operation` return None outside a graph (their Python `__call__` is empty); these
+    return what they return in a graph."""
+    if not isinstance(data, (tuple, list)):
+        raise RuntimeError(  # noqa: TRY004 (MindSpore's type)
+            f"'Tail' arg0 must be tuple or list, but got {type(data).__name__}")
+    return data[1:]
+
+
+def zip_operation(*sequences) -> tuple:
+    """`tuple(zip(*sequences))`: tuples of the sequences' items, as long as the shortest."""
+    if not sequences:
+        raise RuntimeError("The zip operator must have at least 1 argument, but the size of "
+                           "arguments is 0.")
+    for value in sequences:
+        if not isinstance(value, (tuple, list)):
+            raise DTypeError(f"For 'zip_operation', each input should be a tuple or list, but "
+                             f"got {type(value).__name__}.")
+    return tuple(zip(*sequences))

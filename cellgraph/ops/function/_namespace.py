@@ -54,6 +54,7 @@ import cellgraph.ops.function.nn_func.pooling as _pooling
 import cellgraph.ops.function.nn_func.window_pool as _window_pool
 import cellgraph.ops.function.other_func as _other_func
 import cellgraph.ops.function.random_func as _random_func
+import cellgraph.ops.function.sequence_func as _sequence_func
 import cellgraph.ops.function.sparse_func as _sparse_func
 import cellgraph.ops.function.sparse_unary_func as _sparse_unary_func
 from cellgraph import autograd as _autograd
@@ -87,6 +88,7 @@ from .array_func.attributes import dtype
 
 # F.dtype(x) (also ops.dtype), F.make_range(5), F.scalar_add(2, 3): ops.functional's
 from .other_func import SCALAR_OPS as _SCALAR_OPS
+from .other_func import VALUE_OPS as _VALUE_OPS
 
 # the module (its package's attribute `padding` is the function of that name)
 _padding = sys.modules["cellgraph.ops.function.array_func.padding"]
@@ -102,6 +104,18 @@ from .other_func import (
     tuple_div,
     typeof,
 )
+from .sequence_func import *
+
+# the names ops.functional defines that ops takes from it, as MindSpore's ops takes every name of
+# its functional: the operations on Python values of a graph (numbers, strings, sequences, dicts)
+OPS_FROM_FUNCTIONAL = ("make_range", "isconstant", "is_sequence_shape_unknown",
+                       "is_sequence_value_unknown", "is_dynamic_sequence_element_unknown",
+                       *_SCALAR_OPS, *_VALUE_OPS, *_sequence_func.__all__)
+
+# the names `ops` takes from ops.composite that MindSpore's ops.functional does not hold
+COMPOSITE_ONLY = ("add_flags", "augassign_add", "augassign_div", "augassign_floordiv",
+                  "augassign_mod", "augassign_mul", "augassign_sub", "hyper_add", "tail",
+                  "zip_operation")
 
 # (module, the names `ops` takes from it, or None: the names a star import takes)
 SOURCES = (
@@ -154,6 +168,7 @@ SOURCES = (
     (_loops, ("ForiLoop", "Scan", "WhileLoop")),
     (_composite, ("HyperMap", "Map", "MultitypeFuncGraph", "Partial",
                                  "clip_by_global_norm", "partial")),
+    (_composite, COMPOSITE_ONLY),
     (_custom_ops, ("Custom", "kernel", "ms_kernel")),
     (_inplace_func, tuple(_inplace_func.OPS_FUNCTIONS)),
     (_array_func_attributes, ("identity", "shape")),
@@ -161,6 +176,7 @@ SOURCES = (
     (_vm_impl_registry, ("get_vm_impl_fn", "vm_impl_registry")),
     (_other_func, ("mixed_precision_cast", "switch_layer", "tuple_div", "tuple_len",
                    "typeof")),
+    (sys.modules[__name__], OPS_FROM_FUNCTIONAL),
 )
 
 
@@ -184,6 +200,7 @@ def ops_names() -> dict:
 TRANSFORMS = ["derivative", "grad", "hessian", "jacfwd", "jacrev", "jet", "jvp", "linearize",
               "switch", "value_and_grad", "vjp", "vmap"]
 globals().update(_SCALAR_OPS)
+globals().update(_VALUE_OPS)
 # MindSpore's parameters over the core's functional ops of the same names: the core's reductions
 # take keep_dims (MindSpore's ops.reduce_sum leaves it to ReduceSum's init), its div, sub, relu,
 # ones_like and matrix_solve are the primitives (no rounding_mode, alpha, inplace, dtype; adjoint
@@ -199,7 +216,7 @@ globals().update(MINDSPORE_PARAMETERS)
 __all__ = [*CORE_NAMES, "abs", "pow", "sum", *TRANSFORMS, *_assign_names, "dtype",  # noqa: PLE0604
            "make_range", "is_sequence_shape_unknown", "is_sequence_value_unknown", "isconstant",
            "is_dynamic_sequence_element_unknown", "mixed_precision_cast", "switch_layer",
-           "tuple_div", "typeof", *_SCALAR_OPS]
+           "tuple_div", "typeof", *_SCALAR_OPS, *_VALUE_OPS, *_sequence_func.__all__]
 FUNCTIONAL = __all__
 
 
@@ -223,6 +240,8 @@ def ops_function(name: str):
     (`ops.kernel`). Builtins' names are among them, as in MindSpore's F (`F.slice`, `F.min`,
     `F.all`): ops/functional.py, which keeps what it found as its globals, calls none of them."""
     value = ops_names().get(name)
+    if name in COMPOSITE_ONLY:
+        return None
     if name[:1].islower() and callable(value) and not isinstance(value, types.ModuleType) \
             and getattr(value, "__module__", None) != "cellgraph.ops.custom_ops":
         return value
@@ -240,7 +259,8 @@ PRIMITIVE_INSTANCES = {
     "tensor_mod": ("math_ops", "FloorMod", ("x", "y")),
     "tensor_floordiv": ("math_ops", "FloorDiv", _TWO), "tensor_exp": ("math_ops", "Exp", ("input",)),
     "tensor_le": ("math_ops", "LessEqual", _TWO), "tensor_ge": ("math_ops", "GreaterEqual", _TWO),
-    "tensor_slice": ("array_ops", "Slice", ("input", "begin", "size"))}
+    "tensor_slice": ("array_ops", "Slice", ("input", "begin", "size")),
+    "shape_": ("array_ops", "Shape", ("x",)), "reshape_": ("array_ops", "Reshape", ("input", "shape"))}
 # ... and those that are its functions under another name
 ALIASES = {"tensor_lt": "less", "tensor_gt": "greater"}
 

@@ -133,6 +133,8 @@ def _scalar_log(x):
         from cellgraph.primitives import functional as F
 
         return dynamic_sequence.variable_scalar(F.log(F.cast(x, dt.float32)))
+    if x <= 0:
+        raise ArgumentValueError("math domain error")
     return math.log(x)
 
 
@@ -208,21 +210,70 @@ def _scalar_type_name(value) -> str:
         value, float) else type(value).__name__
 
 
+def _nonzero_divisor(op):
+    """`op` on two scalars, with MindSpore's ValueError for a zero divisor."""
+    def divide(x, y):
+        if not isinstance(y, Tracer) and y == 0:
+            raise ArgumentValueError("The divisor could not be zero. But the divisor is zero "
+                                     "now.")
+        return op(x, y)
+
+    divide.__name__ = op.__name__
+    return divide
+
+
+def mod(x, y):
+    """Python's `x % y`, with MindSpore's ValueError for a zero divisor."""
+    if not isinstance(y, Tracer) and y == 0:
+        raise ArgumentValueError("Cannot perform modulo operation on zero.")
+    return operator.mod(x, y)
+
+
+def _bool_op(name: str, op):
+    """`F.<name>(x, y)` of two Python bools, MindSpore's RuntimeError for anything else."""
+    word = {"bool_and": "BoolAnd", "bool_or": "BoolOr", "bool_eq": "BoolEq"}[name]
+
+    def boolean(x, y):
+        if not (isinstance(x, bool) and isinstance(y, bool)):
+            raise RuntimeError(  # noqa: TRY004 (MindSpore's type)
+                f"The inputs of {word} operator should be two booleans, but got param0: "
+                f"{_bool_text(x)}, param1: {_bool_text(y)}.")
+        return op(x, y)
+
+    boolean.__name__ = boolean.__qualname__ = name
+    boolean.__doc__ = f"`F.{name}(x, y)`: Python's {op.__name__} of two bools."
+    return boolean
+
+
+def _bool_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def bool_not(x) -> bool:
+    """`F.bool_not(x)`: `not x` of a Python bool."""
+    if not isinstance(x, bool):
+        raise RuntimeError(  # noqa: TRY004 (MindSpore's type)
+            f"Cast failed, original value: {x}, type: {_scalar_type_name(x)}Imm")
+    return not x
+
+
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
 # MindSpore names their parameters (x, y); scalar_ne and the bool operations take *args there.
 SCALAR_OPS = {
     **{name: _scalar_op(name, op, 2) for name, op in (
         ("scalar_add", operator.add), ("scalar_sub", operator.sub),
-        ("scalar_mul", operator.mul), ("scalar_div", operator.truediv),
-        ("scalar_floordiv", operator.floordiv), ("scalar_mod", operator.mod),
+        ("scalar_mul", operator.mul), ("scalar_div", _nonzero_divisor(operator.truediv)),
+        ("scalar_floordiv", _nonzero_divisor(operator.floordiv)),
+        ("scalar_mod", mod),
         ("scalar_pow", operator.pow), ("scalar_lt", operator.lt), ("scalar_gt", operator.gt),
         ("scalar_le", operator.le), ("scalar_ge", operator.ge), ("scalar_eq", operator.eq))},
     "scalar_usub": _scalar_op("scalar_usub", operator.neg, 1),
     "scalar_uadd": _scalar_uadd, "scalar_log": _scalar_log,
     "scalar_max": _scalar_extreme("scalar_max", max, lambda F, x, y: F.maximum(x, y)),
     "scalar_min": _scalar_extreme("scalar_min", min, lambda F, x, y: F.minimum(x, y)),
-    "scalar_ne": operator.ne, "bool_not": operator.not_, "bool_and": operator.and_,
-    "bool_or": operator.or_}
+    "scalar_ne": operator.ne, "bool_not": bool_not,
+    **{name: _bool_op(name, op) for name, op in (
+        ("bool_and", operator.and_), ("bool_or", operator.or_), ("bool_eq", operator.eq))}}
 
 
 _CASTS = {"Int64": int, "Float64": float, "Bool": bool}
@@ -241,3 +292,89 @@ def scalar_cast(input_x, input_y):
 
 
 SCALAR_OPS["scalar_cast"] = scalar_cast
+
+
+def _string_operands(x, y):
+    for value in (x, y):
+        if not isinstance(value, str):
+            raise RuntimeError(  # noqa: TRY004 (MindSpore's type)
+                f"The expected is String, not {_scalar_type_name(value)}")
+
+
+def string_eq(x, y) -> bool:
+    """`F.string_eq(x, y)`: whether two strings are equal."""
+    _string_operands(x, y)
+    return x == y
+
+
+def string_concat(x, y) -> str:
+    """`F.string_concat(x, y)`: two strings joined."""
+    _string_operands(x, y)
+    return x + y
+
+
+def _is_operand(y):
+    if y is not None and not isinstance(y, (bool, int, str, dt.DType, dt.TensorType,
+                                            dt._ObjectType, type)):
+        raise RuntimeError(f"For syntax like 'a is b', b supports Int, Bool, String, None and "
+                           f"Type, but got {y}")
+
+
+def is_(x, y) -> bool:
+    """`F.is_(x, y)` (`x is y` in a graph): None, a bool, an int, a string or a type `y`; an
+    int or a string is the same one when it is equal and of one kind."""
+    _is_operand(y)
+    return x is y or (type(x) is type(y) and isinstance(x, (int, str, dt.DType, dt.TensorType,
+                                                            dt._ObjectType)) and x == y)
+
+
+def is_not(x, y) -> bool:
+    """`F.is_not(x, y)` (`x is not y` in a graph)."""
+    return not is_(x, y)
+
+
+def hastype(x, type_) -> bool:
+    """`F.hastype(x, t)`: whether the graph type of `x` (`F.typeof(x)`) is the type `t` or
+    falls under it: `tensor_type` takes every Tensor, `number` every scalar, and a Tensor's
+    element type is not the Tensor's type."""
+    if not isinstance(type_, (dt.DType, dt.TensorType, dt._ObjectType)):
+        raise DTypeError(f"For 'hastype', input[1] should be Type, but got "
+                         f"{'TypeType' if isinstance(type_, type) else type(type_).__name__}.")
+    found = typeof(x)
+    if isinstance(type_, dt.Number):
+        return isinstance(found, dt.DType)
+    if isinstance(type_, dt.TensorType) and type_.element_type() is None:
+        return isinstance(found, dt.TensorType)
+    return found == type_
+
+
+def scalar_to_array(input_x):
+    """A 0-d Tensor holding the number `input_x`, of the dtype a Tensor made from it has
+    (MindSpore's deprecated ScalarToArray, which its CPU build cannot run; scalar_to_tensor
+    is the one to use)."""
+    from cellgraph.runtime.tensor import Tensor
+
+    if isinstance(input_x, Tracer) or not isinstance(input_x, (bool, int, float)):
+        raise DTypeError(f"For 'ScalarToArray', the input should be a constant bool, int or "
+                         f"float, but got {type(input_x).__name__}.")
+    return Tensor(input_x)
+
+
+def array_to_scalar(x):
+    """The Python number a 0-d Tensor holds (a variable scalar inside a graph, where the value
+    is known only when it runs); MindSpore's CPU build has no kernel for it."""
+    from cellgraph.compiler.builder import is_tensor_like
+
+    if not is_tensor_like(x) or tuple(x.shape) != ():
+        raise DTypeError(f"For 'array_to_scalar', the input should be a 0-d Tensor, but got "
+                         f"{type(x).__name__}"
+                         f"{' of shape ' + str(tuple(x.shape)) if is_tensor_like(x) else ''}.")
+    if isinstance(x, Tracer):
+        return dynamic_sequence.variable_scalar(x)
+    return x.asnumpy().item()
+
+
+# the other operations on graph values F alone has
+VALUE_OPS = {"string_eq": string_eq, "string_concat": string_concat, "is_": is_,
+             "is_not": is_not, "hastype": hastype, "scalar_to_array": scalar_to_array,
+             "array_to_scalar": array_to_scalar}

@@ -9,7 +9,7 @@ import pytest
 import cellgraph.dataset as ds
 import cellgraph.dataset.transforms as T
 from cellgraph.common import dtype as mstype
-from cellgraph.dataset import vision
+from cellgraph.dataset import text, vision
 
 
 @pytest.fixture
@@ -267,3 +267,15 @@ def test_transform_params_as_mindspore_names_them(csv_file):
         {"tensor_op_name": "Fill", "tensor_op_params": {"data": [7], "shape": [],
                                                         "type": "int64"}}]
     assert ds.serialize(ds.deserialize(input_dict=tree)) == tree
+
+
+def test_text_transforms_serialized_without_params():
+    """The text transforms whose MindSpore JSON has "tensor_op_params": null (MindSpore
+    2.10's JSON), and one that has them."""
+    data = ds.NumpySlicesDataset(["a b"], column_names=["text"], shuffle=False)
+    for op in (text.WhitespaceTokenizer(True), text.RegexReplace("a", "b"), text.Ngram(2),
+               text.SlidingWindow(2)):
+        operations = ds.serialize(data.map(operations=op))["operations"]
+        assert operations == [{"tensor_op_name": type(op).__name__, "tensor_op_params": None}]
+    operations = ds.serialize(data.map(operations=text.AddToken("x")))["operations"]
+    assert operations[0]["tensor_op_params"] == {"begin": True, "token": "x"}

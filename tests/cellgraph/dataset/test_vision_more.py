@@ -39,7 +39,7 @@ def test_color_adjust_draws_within_its_range():
     ds.config.set_seed(3)
     values = {int(vision.RandomColorAdjust(brightness=0.5)(image)[0, 0, 0]) for _ in range(20)}
     assert len(values) > 5 and min(values) >= 50 and max(values) <= 150
-    with pytest.raises(ValueError, match="hue"):
+    with pytest.raises(ValueError, match=r"interval of \[-0.5, 0.5\]"):
         vision.RandomColorAdjust(hue=0.7)
 
 
@@ -237,3 +237,35 @@ def test_five_crop():
         vision.FiveCrop(6)(image_module.fromarray(array))
     with pytest.raises(TypeError, match="img should be PIL image"):
         vision.FiveCrop(2)(array)
+
+
+@pytest.mark.parametrize("make, error, message", [  # MindSpore 2.10's types and words
+    (lambda: vision.RandomColor(12), TypeError, "degrees must be either a tuple or a list."),
+    (lambda: vision.RandomColor(("col", 3)), TypeError,
+     r"Argument degrees\[0\] with value col is not of type"),
+    (lambda: vision.RandomColor((0.9, 0.1)), ValueError,
+     r"degrees should be in \(min,max\) format. Got \(max,min\)."),
+    (lambda: vision.RandomColor((0.1,)), ValueError, "degrees must be a sequence with length 2."),
+    (lambda: vision.RandomSharpness((-1, 2)), ValueError,
+     r"Input is not within the required interval of \[0, 16777216\]."),
+    (lambda: vision.RandomColorAdjust(-1), ValueError,
+     "The input value of brightness cannot be negative."),
+    (lambda: vision.RandomColorAdjust((1, 2, 3)), TypeError,
+     "If brightness is a sequence, the length must be 2."),
+    (lambda: vision.RandomColorAdjust(contrast=(2, 1)), ValueError,
+     r"contrast value should be in \(min,max\) format. Got \(2, 1\)."),
+    (lambda: vision.RandomColorAdjust("a"), TypeError, "Argument brightness with value a"),
+    (lambda: vision.RandomColorAdjust(hue=0.7), ValueError,
+     r"Input is not within the required interval of \[-0.5, 0.5\]."),
+    (lambda: vision.RandomColorAdjust(hue=-0.1), ValueError,
+     "The input value of hue cannot be negative."),
+])
+def test_color_factor_checks_as_mindspore(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_color_factor_ranges():
+    assert vision.RandomColorAdjust(brightness=1.5).ranges[0][1] == (0.0, 2.5)
+    assert vision.RandomColorAdjust(hue=0.25).ranges[3][1] == (-0.25, 0.25)
+    assert vision.RandomColor([0.5, 2]).degrees == (0.5, 2.0)

@@ -9,17 +9,20 @@ import pytest
 import cellgraph as ms
 from cellgraph import ops
 from cellgraph.ops import function, functional, operations
-from cellgraph.ops.function import array_func, math_func, nn_func
+from cellgraph.ops.function import _namespace, array_func, math_func, nn_func
 
 
 def _functional_ops() -> list:
     return [n for n, v in vars(ops).items() if n[:1].islower() and callable(v)
-            and not isinstance(v, types.ModuleType)
+            and not isinstance(v, types.ModuleType) and n not in ops.COMMUNICATION
+            and n not in _namespace.COMPOSITE_ONLY
             and getattr(v, "__module__", None) not in _OWN_MODULES]
 
 
 # ops's names that MindSpore's ops.functional and ops.operations do not carry either: Custom's
-# decorators, the operator-registration builders and `TensorToTuple` (of `_sequence_ops`)
+# decorators, the operator-registration builders, `TensorToTuple` (of `_sequence_ops`) and the
+# collectives of ops.communication (ops.COMMUNICATION) and composite's tail, zip_operation,
+# add_flags and augassign_* (_namespace.COMPOSITE_ONLY)
 _OWN_MODULES = ("cellgraph.ops.custom_ops", "cellgraph.ops.op_info_register",
                 "cellgraph.ops.operations._sequence_ops")
 
@@ -42,7 +45,8 @@ def test_ops_functional_has_the_ops_named_like_builtins_as_mindspore_does():
 
 def test_ops_operations_answers_for_each_primitive_class_of_ops():
     classes = [n for n, v in vars(ops).items() if n[:1].isupper() and isinstance(v, type)
-               and n != "Tensor" and v.__module__ not in _OWN_MODULES]
+               and n != "Tensor" and v.__module__ not in _OWN_MODULES
+               and n not in ops.COMMUNICATION]
     for name in classes:
         assert getattr(operations, name) is getattr(ops, name), name
     assert operations.HyperMap is ops.HyperMap and operations.Assign is ops.Assign
@@ -92,3 +96,31 @@ def test_functional_overload_holds_mint_s_functions():
     assert bool(functional_overload.any(x)) and functional_overload.any(x, dim=1).shape == (2,)
     with pytest.raises(AttributeError):
         functional_overload.gmm  # noqa: B018  (Ascend-only: not here)
+
+
+def test_ops_re_exports_the_collectives_of_ops_communication():
+    """MindSpore 2.10's `ops.all_reduce is ops.communication.all_reduce` (and every name of
+    ops.communication but gather and scatter, which stay the array operations)."""
+    from cellgraph.ops import communication
+
+    assert set(ops.COMMUNICATION) == set(communication.__all__) - {"gather", "scatter"}
+    for name in ops.COMMUNICATION:
+        assert getattr(ops, name) is getattr(communication, name), name
+        assert name in dir(ops)
+    assert ops.gather is not communication.gather and ops.scatter is not communication.scatter
+    assert ops.get_rank is ms.mint.distributed.get_rank
+
+
+def test_ops_holds_the_functional_operations_on_graph_values():
+    for name in _namespace.OPS_FROM_FUNCTIONAL:
+        assert getattr(ops, name) is getattr(functional, name), name
+    assert ops.scalar_add(2, 3) == 5 and ops.make_range(3) == (0, 1, 2)
+
+
+def test_composite_s_names_in_ops_are_not_functional_s():
+    # MindSpore 2.10: ops.tail is ops.composite.tail, and ops.functional has no tail
+    from cellgraph.ops import composite
+
+    for name in _namespace.COMPOSITE_ONLY:
+        assert getattr(ops, name) is getattr(composite, name), name
+        assert name in composite.__all__ and not hasattr(functional, name), name

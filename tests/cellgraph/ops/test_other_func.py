@@ -135,3 +135,82 @@ def test_scalar_uadd_log_max_min_on_numbers_and_variable_scalars():
     out = _ScalarMath()(mutable(3), mutable(8))
     assert out[0] == 3 and out[2] == 8 and out[3] == 3
     assert out[1] == pytest.approx(np.log(8), rel=1e-6)
+
+
+# MindSpore 2.10's results in a compiled construct (and in PyNative, where it runs them)
+VALUE_RESULTS = [
+    ("hastype", (1, mstype.int64), True), ("hastype", (1.0, mstype.float32), True),
+    ("hastype", (Tensor(1), mstype.tensor_type), True), ("hastype", (Tensor(1), mstype.int64), False),
+    ("hastype", ((1, 2), mstype.tuple_), True), ("hastype", (1, mstype.number), True),
+    ("bool_eq", (True, False), False), ("bool_and", (True, False), False),
+    ("bool_or", (True, False), True), ("bool_not", (False,), True),
+    ("is_", (None, None), True), ("is_", (1, 1), True), ("is_", (Tensor(1), None), False),
+    ("is_", (mstype.int32, mstype.int32), True), ("is_not", (None, None), False),
+    ("is_not", (1, None), True), ("string_eq", ("a", "b"), False),
+    ("string_concat", ("ab", "cd"), "abcd"),
+    ("scalar_mod", (-7, 3), 2), ("scalar_mod", (7.5, 2), 1.5), ("scalar_floordiv", (-7, 2), -4),
+    ("scalar_floordiv", (7.5, 2), 3.0), ("scalar_div", (6, 3), 2.0), ("scalar_eq", (1, 1.0), True),
+    ("scalar_cast", (True, mstype.float64), 1.0), ("scalar_cast", (3, mstype.bool_), True),
+]
+
+VALUE_ERRORS = [
+    ("hastype", (1, type(mstype.int64)), TypeError,
+     "For 'hastype', input[1] should be Type, but got TypeType."),
+    ("bool_and", (1, 0), RuntimeError,
+     "The inputs of BoolAnd operator should be two booleans, but got param0: 1, param1: 0."),
+    ("bool_or", (True, 1), RuntimeError,
+     "The inputs of BoolOr operator should be two booleans, but got param0: true, param1: 1."),
+    ("bool_not", (0,), RuntimeError, "Cast failed, original value: 0, type: Int64Imm"),
+    ("is_", (1, 1.0), RuntimeError,
+     "For syntax like 'a is b', b supports Int, Bool, String, None and Type, but got 1"),
+    ("string_concat", ("a", 1), RuntimeError, "The expected is String, not Int64"),
+    ("string_eq", ("a", 1), RuntimeError, "The expected is String, not Int64"),
+    ("scalar_div", (1, 0), ValueError, "The divisor could not be zero. But the divisor is zero now."),
+    ("scalar_floordiv", (7, 0), ValueError, "The divisor could not be zero."),
+    ("scalar_mod", (7, 0), ValueError, "Cannot perform modulo operation on zero."),
+    ("scalar_log", (0,), ValueError, "math domain error"),  # MindSpore's PyNative error
+]
+
+
+def _in_construct(fn, args):
+    class Net(nn.Cell):
+        def construct(self):
+            return fn(*args)
+
+    return Net()()
+
+
+@pytest.mark.parametrize(("name", "args", "expected"), VALUE_RESULTS)
+def test_value_operations_eagerly_and_compiled(name, args, expected):
+    fn = getattr(F, name)
+    assert getattr(ops, name) is fn
+    for result in (fn(*args), _in_construct(fn, args)):
+        assert result == expected and type(result) is type(expected)
+
+
+@pytest.mark.parametrize(("name", "args", "kind", "message"), VALUE_ERRORS)
+def test_value_operation_errors_eagerly_and_compiled(name, args, kind, message):
+    fn = getattr(F, name)
+    for run in (lambda: fn(*args), lambda: _in_construct(fn, args)):
+        with pytest.raises(kind) as raised:
+            run()
+        assert message in str(raised.value)
+
+
+def test_scalar_to_array_and_back():
+    """MindSpore 2.10's CPU build has no kernel for ScalarToArray or array_to_scalar; these
+    do what they say: a number as a 0-d Tensor of a Tensor's dtype for it, and back."""
+    t = F.scalar_to_array(2.5)
+    assert t.shape == () and t.dtype == mstype.float32 and float(t.asnumpy()) == 2.5
+    assert ops.scalar_to_array(2).dtype == mstype.int64
+    assert F.array_to_scalar(Tensor(3)) == 3 and type(F.array_to_scalar(Tensor(3))) is int
+    with pytest.raises(TypeError, match="ScalarToArray"):
+        F.scalar_to_array("a")
+    with pytest.raises(TypeError, match="0-d Tensor"):
+        F.array_to_scalar(Tensor(np.ones(2)))
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return F.scalar_add(F.array_to_scalar(x), 1)
+
+    assert Net()(Tensor(4)) == 5

@@ -85,11 +85,20 @@ def identity(x):
 
 
 def shape(input_x) -> tuple:
-    """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
+    """The shape of a Tensor, a tuple (`ops.shape`, `F.shape`): ints, and inside a graph, for
+    a size known only when it runs (after `unique`, or an input declared with None), a
+    variable scalar read then, as MindSpore's graphs give it."""
     if not is_value(input_x) or isinstance(input_x, (numbers.Number, np.ndarray)):
         raise DTypeError(f"For primitive[Shape], the input argument must be Tensor, but got "
                          f"{type(input_x)}.")
-    return tuple(input_x.shape)
+    sizes = tuple(input_x.shape)
+    if None not in sizes:
+        return sizes
+    from cellgraph.compiler.dynamic_sequence import variable_scalar
+    from cellgraph.primitives.dynamic_ops import shape_of
+
+    runtime = shape_of(input_x)
+    return tuple(variable_scalar(runtime[i]) if d is None else d for i, d in enumerate(sizes))
 
 
 def dtype(x):
@@ -118,7 +127,10 @@ def dyn_shape(input_x):
 
 
 def tensor_shape(input_x):
-    """The shape as a 1-d int64 Tensor."""
+    """The shape as a 1-d int64 Tensor: a constant where the graph knows every dimension,
+    else read when it runs (after an operation whose result size depends on the data)."""
     from cellgraph.runtime.tensor import Tensor
 
+    if any(d is None for d in input_x.shape):
+        return dyn_shape(input_x)
     return Tensor(list(input_x.shape), dt.int64)

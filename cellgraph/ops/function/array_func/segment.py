@@ -16,8 +16,8 @@ from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 # (the sorted segment reductions below are MindSpore's classes only: operations.array_ops)
-__all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
-           "unsorted_segment_sum"]
+__all__ = ["sparse_segment_mean", "unsorted_segment_max", "unsorted_segment_min",
+           "unsorted_segment_prod", "unsorted_segment_sum"]
 
 
 def _segments(input_x, segment_ids, num_segments, op: str):
@@ -154,3 +154,42 @@ def segment_prod(input_x, segment_ids):
     """Row products per segment (an empty segment is 1)."""
     return unsorted_segment_prod(input_x, segment_ids,
                                  _sorted_segments(input_x, segment_ids, "SegmentProd"))
+
+
+def sparse_segment_mean(x, indices, segment_ids):
+    """(segment_ids[-1] + 1, *x.shape[1:]): row s the mean of the rows x[indices[j]] with
+    segment_ids[j] == s, 0 where no id is s (MindSpore's SparseSegmentMean, its CPU checks).
+    The ids set the result's size, so they are read when the graph is built; an index outside
+    x's rows fails when the graph runs."""
+    op = "SparseSegmentMean"
+    x_dtype = abstract_of(x).dtype
+    if x_dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{x_dtype}].")
+    kinds = {str(abstract_of(v).dtype) for v in (indices, segment_ids)}
+    if len(kinds) != 1 or not kinds <= {"Int32", "Int64"}:
+        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    for name, value in (("indices", indices), ("segment_ids", segment_ids)):
+        if abstract_of(value).ndim != 1:
+            raise ShapeError(f"For '{op}', '{name}' must be a 1-D tensor, but got rank "
+                             f"{abstract_of(value).ndim}.")
+    if abstract_of(x).ndim < 1:
+        raise ShapeError(f"For '{op}', 'x' must have at least one dimension.")
+    if abstract_of(indices).shape != abstract_of(segment_ids).shape:
+        raise ShapeError(f"For '{op}', the size of 'indices' and 'segment_ids' must be the "
+                         f"same, but got {abstract_of(indices).shape[0]} vs "
+                         f"{abstract_of(segment_ids).shape[0]}.")
+    ids = np.asarray(value_input(segment_ids, op, "segment_ids")).reshape(-1).astype(np.int64)
+    if np.any(np.diff(ids) < 0) or (ids.size and ids[0] < 0):
+        raise ArgumentValueError(f"For '{op}', 'segment_ids' must be sorted and non-negative.")
+    segments = int(ids[-1]) + 1 if ids.size else 0
+    checked = check_range(indices, low=0, high=max(abstract_of(x).shape[0], 1), what="index",
+                          op=op, error="value")
+    inner = tuple(abstract_of(x).shape[1:])
+    where = A.cast(ids.reshape(-1, 1), dtype=dt.int64)
+    sums = F.tensor_scatter_add(F.zeros((segments,) + inner, x_dtype), where,
+                                F.gather(x, checked, 0))
+    counts = np.maximum(np.bincount(ids, minlength=segments), 1)
+    divisor = A.cast(counts.reshape((segments,) + (1,) * len(inner)), dtype=x_dtype)
+    return F.div(sums, divisor)
