@@ -1,8 +1,9 @@
 """Run-time checks: a primitive that passes its input through unchanged and fails, naming the
 offending values, when the input breaks a rule MindSpore's kernels enforce while they run (a
 class label outside [0, C)). `error` picks what the kernel raises: "index" (IndexError, a
-RuntimeError when located, as MindSpore's gathering kernels raise) or "value" (ValueError, as
-MindSpore's NLLLoss kernel raises). The check is the point of the node, so it is effectful: never
+RuntimeError when located, as MindSpore's gathering kernels raise), "value" (ValueError, as
+MindSpore's NLLLoss kernel raises) or "runtime" (RuntimeError, as its CheckNumerics and Assert
+kernels raise). The check is the point of the node, so it is effectful: never
 folded at compile time, merged or dropped. `op` names the operation the check is made for; a
 run-time error names it (runtime/run_errors.py)."""
 from __future__ import annotations
@@ -13,10 +14,13 @@ from .batching import same_shape_rule
 from .core import Primitive, TensorType
 from .errors import DTypeError
 
+# what a failing check raises, by its `error`
+CHECK_ERRORS = {"index": IndexError, "value": ValueError, "runtime": RuntimeError}
+
 
 def _check_range_type(x: TensorType, low, high, what, op, error="index") -> TensorType:
-    if error not in ("index", "value"):
-        raise DTypeError(f"expected error='index' or 'value', got {error!r}")
+    if error not in CHECK_ERRORS:
+        raise DTypeError(f"expected error='index', 'value' or 'runtime', got {error!r}")
     if not (x.dtype.is_int or x.dtype.is_bool):
         raise DTypeError(f"expected integer {what}s, got {x.dtype}")
     if not all(isinstance(v, numbers.Integral) for v in (low, high)) or not low < high:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cellgraph.primitives.check_ops import range_message
+from cellgraph.primitives.check_ops import CHECK_ERRORS, range_message
 from cellgraph.primitives.core import PRIMITIVES, to_numpy_index
 
 from .bessel_kernels import BESSEL_KERNELS
@@ -97,13 +97,13 @@ def _axes(axis):
 
 @kernel("check_range", "checked_value")
 def _check_range(xp, x, low, high, what, op=None, error="index"):
-    """`x` itself, or IndexError (ValueError with error="value") naming the values outside
-    [low, high) (ops/check_ops.py)."""
+    """`x` itself, or IndexError (ValueError with error="value", RuntimeError with
+    error="runtime") naming the values outside [low, high) (primitives/check_ops.py)."""
     outside = (x < low) | (x >= high)
     if not bool(xp.any(outside)):  # the common case, without boolean indexing's nonzero pass
         return x
     offending = x[outside]
-    raise (ValueError if error == "value" else IndexError)(range_message([int(v) for v in offending[:5]], int(offending.shape[0]),
+    raise CHECK_ERRORS[error](range_message([int(v) for v in offending[:5]], int(offending.shape[0]),
                                    low, high, what))
 
 

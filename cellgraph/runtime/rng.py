@@ -178,6 +178,60 @@ class MinstdStream:
         return f"MinstdStream{self.seeds}"
 
 
+class MinstdEngine:
+    """libstdc++'s `std::default_random_engine(seed)` (minstd_rand0) made afresh, as kernels that
+    seed one per call draw from it: the words, for runtime/std_shuffle.py, and
+    `canonical()`, `generate_canonical<double, 53>` (two words)."""
+
+    low, span = 1, _MINSTD_M - 2
+
+    def __init__(self, seed: int):
+        self.state = int(seed) % _MINSTD_M or 1
+
+    def __call__(self) -> int:
+        self.state = self.state * _MINSTD_A % _MINSTD_M
+        return self.state
+
+    def canonical(self) -> float:
+        span = float(self.span)
+        value = (float(self() - 1) + float(self() - 1) * span) / (span * span)
+        return min(value, float(np.nextafter(1.0, 0.0)))
+
+
+class TruncatedNormalStream(MinstdStream):
+    """The draws of MindSpore's CPU TruncatedNormal kernel: `std::normal_distribution<double>`
+    (0, 1) over libstdc++'s minstd_rand0 seeded as MinstdStream, those outside [-2, 2]
+    dropped. Each canonical double takes two of the engine's words, (w0 - 1 + (w1 - 1) * R) /
+    R**2 with R = 2**31 - 2 (`generate_canonical<double, 53>`); the polar method keeps pairs
+    with 0 < r2 <= 1 and gives y * m then x * m, m = sqrt(-2 log(r2) / r2). The distribution is
+    made afresh for each run, so an unused second value of a pair is dropped."""
+
+    limit = 2.0  # the kernel's kMax
+
+    def normal(self, shape) -> np.ndarray:
+        n = int(np.prod(shape, dtype=np.int64))
+        chosen, span = [], float(_MINSTD_M - 2)
+        with self._lock:
+            while n:
+                pairs = n + 8
+                states = _minstd_powers(4 * pairs) * self.state % _MINSTD_M
+                words = (states - 1).astype(np.float64).reshape(pairs, 2, 2)
+                u = (words[..., 0] + words[..., 1] * span) / (span * span)
+                u = np.minimum(u, np.nextafter(1.0, 0.0))
+                x, y = 2.0 * u[:, 0] - 1.0, 2.0 * u[:, 1] - 1.0
+                r2 = x * x + y * y
+                polar = (r2 <= 1.0) & (r2 != 0.0)
+                mult = np.sqrt(-2.0 * np.log(np.where(polar, r2, 0.5)) / np.where(polar, r2, 1))
+                values = np.stack([y * mult, x * mult], 1)              # (pairs, 2)
+                kept = polar[:, None] & (np.abs(values) <= self.limit)
+                flat = np.flatnonzero(kept.reshape(-1))[:n]
+                used = flat[-1] // 2 + 1 if flat.size == n else pairs
+                self.state = int(states[4 * used - 1])
+                chosen.append(values.reshape(-1)[flat])
+                n -= flat.size
+        return (np.concatenate(chosen) if chosen else np.zeros(0)).reshape(shape)
+
+
 def _load_logf():
     """The C library's `logf`, which MindSpore's kernels call (its last bit differs from a
     correctly rounded log in a few draws in a thousand); None where it cannot be loaded."""

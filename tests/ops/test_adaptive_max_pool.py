@@ -30,3 +30,24 @@ def test_two_dimensions_with_indices_as_mindspore():
                                                  [0.6531082987785339, 0.9883738160133362,
                                                   0.8379449248313904]]]])
     assert ops.adaptive_max_pool2d(y, (None, 3)).shape == (1, 2, 5, 3)
+
+
+def test_adaptive_max_pool3d_class_as_mindspore():
+    from cellgraph.testing import check_grads
+
+    x = Tensor(np.arange(0, 36).reshape((1, 3, 3, 4)).astype(np.float32))
+    values, index = ops.AdaptiveMaxPool3D()(x, Tensor(np.array([1, 1, 2], np.int32)))
+    assert str(index.dtype) == "Int32" and values.shape == (1, 1, 1, 2)
+    assert values.asnumpy().tolist() == [[[[33, 35]]]] and index.asnumpy().tolist() == [[[[33, 35]]]]
+    values, index = ops.AdaptiveMaxPool3D()(x.reshape(1, 1, 3, 3, 4),
+                                            Tensor(np.array([2, 2, 3], np.int32)))
+    assert index.asnumpy().tolist() == [[[[[17, 18, 19], [21, 22, 23]], [[29, 30, 31], [33, 34, 35]]]]]
+    with pytest.raises(TypeError, match="output_size] must be Tensor but got tuple"):
+        ops.AdaptiveMaxPool3D()(x, (1, 1, 2))
+    with pytest.raises(TypeError, match=r"\{Tensor\[Int32\]\}, but got Tensor\[Int64\]"):
+        ops.AdaptiveMaxPool3D()(x, Tensor(np.array([1, 1, 2], np.int64)))
+    with pytest.raises(ValueError, match=r"the rank of x must be in \[4,5\], but got 3"):
+        ops.AdaptiveMaxPool3D()(x[0], Tensor(np.array([1, 1, 2], np.int32)))
+    size = Tensor(np.array([2, 1, 2], np.int32))
+    check_grads(lambda v: ops.AdaptiveMaxPool3D()(v, size)[0],
+                (Tensor(np.random.RandomState(1).rand(2, 3, 4, 5)),), order=2)

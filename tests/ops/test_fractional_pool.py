@@ -89,3 +89,38 @@ def test_seeded_deterministic_windows_repeat():
     first, again = pool(x), pool(x)
     np.testing.assert_array_equal(first[1].asnumpy(), again[1].asnumpy())
     np.testing.assert_array_equal(first[2].asnumpy(), again[2].asnumpy())
+
+
+# deterministic=True: MindSpore 2.10's windows and outputs for the seeds (its CPU kernel draws
+# from std::default_random_engine(seed), afresh for each axis)
+SEEDED_X = np.arange(1 * 7 * 11 * 2, dtype=np.float32).reshape(1, 7, 11, 2) % 13
+SEEDED = [
+    ({"seed": 5454, "seed2": 144}, [0, 1, 3, 5, 7], [0, 2, 4, 5, 7, 9, 11],
+     [[2, 6, 8, 12, 3, 7], [11, 11, 4, 8, 12, 12], [12, 7, 9, 11, 11, 8], [8, 12, 10, 12, 9, 11]]),
+    ({"seed": 0, "seed2": 7}, [0, 2, 4, 6, 7], [0, 2, 4, 5, 7, 9, 11],
+     [[11, 6, 8, 12, 12, 7], [7, 11, 9, 11, 8, 12], [12, 12, 5, 9, 11, 11], [4, 8, 10, 12, 5, 9]]),
+    ({"seed": 3, "seed2": 0, "pseudo_random": True}, [0, 2, 3, 5, 7], [0, 2, 4, 5, 7, 9, 11],
+     [[11, 6, 8, 12, 12, 7], [7, 11, 0, 4, 8, 12], [12, 7, 9, 11, 11, 8], [8, 12, 10, 12, 9, 11]]),
+    ({"seed": 123456, "seed2": 1, "pseudo_random": True, "overlapping": True}, [0, 1, 3, 5, 7],
+     [0, 1, 3, 5, 7, 9, 11],
+     [[11, 11, 10, 12, 12, 7], [11, 11, 11, 11, 12, 12], [12, 12, 12, 11, 11, 11],
+      [8, 12, 12, 12, 11, 11]]),
+]
+
+
+@pytest.mark.parametrize("options, rows, cols, maxima", SEEDED)
+def test_deterministic_windows_as_mindspore(options, rows, cols, maxima):
+    y, got_rows, got_cols = N.FractionalMaxPool([1.0, 1.6, 1.7, 1.0], deterministic=True,
+                                                **options)(Tensor(SEEDED_X))
+    assert got_rows.asnumpy().tolist() == rows and got_cols.asnumpy().tolist() == cols
+    np.testing.assert_array_equal(y.asnumpy()[0, :, :, 0], maxima)
+    _, avg_rows, avg_cols = N.FractionalAvgPool([1.0, 1.6, 1.7, 1.0], deterministic=True,
+                                                **options)(Tensor(SEEDED_X))
+    assert avg_rows.asnumpy().tolist() == rows and avg_cols.asnumpy().tolist() == cols
+
+
+def test_the_classes_are_in_ops():
+    from cellgraph import ops
+
+    assert ops.FractionalMaxPool is N.FractionalMaxPool
+    assert ops.FractionalAvgPool is N.FractionalAvgPool

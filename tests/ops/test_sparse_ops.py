@@ -158,3 +158,44 @@ def test_sparse_addmm_and_sparse_reorder(graph):
                            Tensor(np.array([3, 4], np.int64)))
     assert indices.asnumpy().tolist() == [[0, 1], [0, 3], [1, 0], [2, 1]]
     np.testing.assert_array_equal(values.asnumpy(), [3., 2., 4., 1.])
+
+
+def _slice_inputs():
+    i64 = ms.int64
+    return (Tensor(np.array([[0, 1], [1, 2], [1, 3], [2, 2], [3, 0]]), i64),
+            Tensor(np.array([1, 2, 3, 4, 5]), ms.int32), Tensor(np.array([4, 4]), i64))
+
+
+def _box(start, size):
+    return Tensor(np.array(start), ms.int64), Tensor(np.array(size), ms.int64)
+
+
+def test_sparse_slice_as_mindspore():
+    """MindSpore 2.10's results, recorded."""
+    indices, values, shape = _slice_inputs()
+    got = ops.SparseSlice()(indices, values, shape, *_box([0, 1], [2, 3]))
+    assert [o.dtype for o in got] == [ms.int64, ms.int32, ms.int64]
+    assert [o.asnumpy().tolist() for o in got] == [[[0, 0], [1, 1], [1, 2]], [1, 2, 3], [2, 3]]
+    got = ops.SparseSlice()(indices, values.astype(ms.float32), shape, *_box([1, 2], [5, 5]))
+    assert [o.asnumpy().tolist() for o in got] == [[[0, 0], [0, 1], [1, 0]], [2, 3, 4], [3, 2]]
+    empty = ops.SparseSlice()(indices, values, shape, *_box([0, 5], [1, 1]))
+    assert empty[0].shape == (0, 2) and empty[2].asnumpy().tolist() == [1, 0]
+    before = ops.SparseSlice()(indices, values, shape, *_box([-1, 0], [2, 2]))
+    assert [o.asnumpy().tolist() for o in before] == [[[1, 1]], [1], [2, 2]]
+    with pytest.raises(ValueError, match="shape.shape must equal to start.shape"):
+        ops.SparseSlice()(indices, values, shape, *_box([0], [1, 1]))
+    with pytest.raises(TypeError, match=r"argument\[indices\].*Tensor\[Int32\]"):
+        ops.SparseSlice()(indices.astype(ms.int32), values, shape, *_box([0, 0], [1, 1]))
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_sparse_slice_values_gradient(graph):
+    indices, _, shape = _slice_inputs()
+    start, size = _box([1, 0], [2, 4])
+
+    def sliced_sum(values):
+        return (ops.SparseSlice()(indices, values, shape, start, size)[1] ** 2).sum()
+
+    values = Tensor(np.array([1.0, 2, 3, 4, 5]))
+    grad = _run(graph, ops.grad(sliced_sum), values)
+    np.testing.assert_allclose(grad.asnumpy(), [0, 4, 6, 8, 0])

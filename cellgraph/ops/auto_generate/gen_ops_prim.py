@@ -161,12 +161,13 @@ def _split_with_size(input, split_size, dim=0):
 
 def _operations_classes() -> dict:
     """The classes of `ops.operations` but the custom operations' (`Custom` defines a user's
-    operation; none is generated) and the summary operations (MindSpore's debug_ops, which
-    load train)."""
+    operation; none is generated), the summary operations (MindSpore's debug_ops, which
+    load train) and those `ops.operations` takes from here."""
     from cellgraph.ops import operations
 
     names = {name: getattr(operations, name) for name in dir(operations)
-             if name[:1].isupper() and name not in operations.SUMMARY_OPERATIONS}
+             if name[:1].isupper() and name not in operations.SUMMARY_OPERATIONS
+             and name not in operations.GENERATED_OPERATIONS}
     return {name: value for name, value in names.items()
             if isinstance(value, type) and value.__module__ != "cellgraph.ops.custom_ops"}
 

@@ -21,7 +21,7 @@ from ..primitive_class import PrimitiveClass, define_class  # noqa: F401  (the b
 __all__: list[str] = []
 
 # MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
-from .debug_ops import Print  # noqa: F401  # isort: skip
+from .debug_ops import Assert, Print  # noqa: F401  # isort: skip
 from . import (
     array_ops,
     comm_ops,
@@ -46,16 +46,17 @@ from .random_ops import *
 for _module in (array_ops, comm_ops, control_ops, image_ops, inner_ops, math_ops, nn_ops,
                 other_ops, random_ops):
     __all__.extend(_module.__all__)
-# of sparse_ops, MindSpore's ops.operations (and ops) hold these three
+# of sparse_ops, MindSpore's ops.operations (and ops) hold these four
 from . import sparse_ops  # noqa: F401  (ops.operations.sparse_ops)
-from .sparse_ops import SparseTensorDenseAdd, SparseTensorDenseMatmul, SparseToDense
+from .sparse_ops import SparseSlice, SparseTensorDenseAdd, SparseTensorDenseMatmul, SparseToDense
 
-__all__ += ["SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
+__all__ += ["SparseSlice", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
 from . import _embedding_cache_ops  # noqa: F401  (ops.operations._embedding_cache_ops)
 from ._embedding_cache_ops import UpdateCache
 
 __all__ += ["UpdateCache"]
 __all__.append("PrimitiveClass")
+__all__.append("Assert")
 
 # the classes derived from declarations that MindSpore files in none of the modules above
 _unfiled = _primitive_class.unfiled_classes(globals())
@@ -68,7 +69,12 @@ __all__.extend(_unfiled)
 SUMMARY_OPERATIONS = {name: ("cellgraph.train.summary", name) for name in (
     "ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")}
 # `Morph` (debug_ops) subclasses ops.primitive's classes, which load after this package
-LAZY_OPERATIONS = {**SUMMARY_OPERATIONS, "Morph": ("cellgraph.ops.operations.debug_ops", "Morph")}
+# the classes MindSpore's ops.operations takes from its generated definitions (ops.auto_generate,
+# which is built over `ops` and so loads after it)
+GENERATED_OPERATIONS = {name: ("cellgraph.ops.auto_generate.gen_ops_prim", name) for name in (
+    "LerpScalar", "LogSoftmaxExt", "Roll", "ScalarCast", "Sinc")}
+LAZY_OPERATIONS = {**SUMMARY_OPERATIONS, **GENERATED_OPERATIONS,
+                   "Morph": ("cellgraph.ops.operations.debug_ops", "Morph")}
 _lazy_getattr = _lazy_names(globals(), LAZY_OPERATIONS)[0]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph._checkparam import EQ, check_int, check_string, check_value_type
 from cellgraph.common.apply_ops import (
     ScatterAdd,
     ScatterNdAdd,
@@ -16,6 +17,7 @@ from cellgraph.common.apply_ops import (
     ScatterNdUpdate,
     ScatterUpdate,
 )
+from cellgraph.compiler.py_func_op import HostCall, py_func_p
 from cellgraph.ops.function.array_func.attributes import (
     _const,
     dtype,
@@ -55,6 +57,7 @@ from cellgraph.ops.function.array_func.matrix import (
     tril,
     triu,
 )
+from cellgraph.ops.function.array_func.padding import pad as padding_op
 from cellgraph.ops.function.array_func.padding import padding
 from cellgraph.ops.function.array_func.segment import (
     segment_max,
@@ -78,7 +81,7 @@ from cellgraph.ops.function.array_func.shape import (
 )
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.math_func.creation import _range, tril_indices, triu_indices
-from cellgraph.ops.function.math_func.elementwise import mvlgamma, population_count
+from cellgraph.ops.function.math_func.elementwise import isinf, isnan, mvlgamma, population_count
 from cellgraph.ops.function.math_func.linalg import lstsq
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.basic import channel_shuffle
@@ -96,7 +99,8 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
-from cellgraph.primitives.core import abstract_of, normalize_axis, value_input
+from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.core import TensorType, abstract_of, normalize_axis, value_input
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
@@ -105,7 +109,8 @@ from cellgraph.primitives.errors import (
 )
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.nn_functional import argmax
-from cellgraph.primitives.sort_ops import searchsorted
+from cellgraph.primitives.sort_ops import searchsorted, tensor_scatter_elements_
+from cellgraph.transform import user_loc
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
            "ConcatOffsetV1", "ConjugateTranspose", "DType", "ExpandDims", "ExtractImagePatches", "Eye",
@@ -863,6 +868,284 @@ _FUNCTION_CLASSES = {
 __all__ += ["GatherV2", "Pack", "Unpack"]
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
+
+
+# ----- MindSpore's deprecated array classes its CPU kernels still run
+
+
+def _tensor_type(value) -> str:
+    """MindSpore's name of a value's type in its errors: `Tensor[Float32]`, `int`, ..."""
+    if is_tensor(value) and not isinstance(value, np.ndarray):
+        return f"Tensor[{abstract_of(value).dtype}]"
+    return type(value).__name__
+
+
+def _unravel_index(indices, dims):
+    """The coordinates of the flat `indices` (0-D or 1-D) in an array of shape `dims` (1-D, of
+    the same int32/int64 dtype), one row per dimension: `(len(dims), n)`, or `(len(dims),)` for
+    a 0-D `indices`. `dims` is read when the graph is built; an index that is negative or past
+    the array's size is MindSpore's ValueError when it runs."""
+    op = "For primitive[UnravelIndex]"
+    for name, value in (("dims", dims), ("indices", indices)):
+        if not is_tensor(value) or abstract_of(value).dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"{op}, the input argument[{name}] must be a type of "
+                             f"{{Tensor[Int32], Tensor[Int64]}}, but got {_tensor_type(value)}.")
+    if abstract_of(indices).dtype != abstract_of(dims).dtype:
+        raise DTypeError(f"{op}, the input type must be same.")
+    if abstract_of(dims).ndim != 1:
+        raise ArgumentValueError(f"{op}, the dims shape must be equal to 1, but got "
+                                 f"{abstract_of(dims).ndim}.")
+    if abstract_of(indices).ndim > 1:
+        raise ArgumentValueError(f"{op}, the indices shape must be equal to 1, but got "
+                                 f"{abstract_of(indices).ndim}.")
+    sizes = [int(n) for n in value_input(dims, "UnravelIndex", "dims")]
+    indices = check_range(indices, low=0, high=max(int(np.prod(sizes)), 1), what="index",
+                          op="UnravelIndex", error="value")
+    strides = np.cumprod([1, *sizes[::-1]])[:-1][::-1]
+    return F.stack([F.floor_mod(F.floor_div(indices, int(stride)), size)
+                    for stride, size in zip(strides, sizes)], 0)
+
+
+def _identity_n(x):
+    """The Tensors of the list or tuple `x`, as a tuple."""
+    if not isinstance(x, (list, tuple)) or not all(is_tensor(v) for v in x):
+        raise DTypeError(f"For [IdentityN] should have ListTensor or TupleTensor input but get "
+                         f"{_tensor_type(x)}")
+    return tuple(identity(v) for v in x)
+
+
+def _parallel_concat(values):
+    """The Tensors of `values`, each of first dimension 1 and all of one shape and dtype,
+    joined along the first axis."""
+    op = "ParallelConcat"
+    if not isinstance(values, (list, tuple)) or not all(is_tensor(v) for v in values):
+        raise DTypeError(f"For '{op}', the input must be a tuple or list of Tensors, but got "
+                         f"{_tensor_type(values)}.")
+    avals = [abstract_of(v) for v in values]
+    if any(a.dtype != avals[0].dtype for a in avals):
+        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    for i, aval in [*enumerate(avals)][1:] + [(0, avals[0])]:  # MindSpore's order
+        if aval.ndim < 1:
+            raise ArgumentValueError(f"For [{op}], the rank of input x{i} must be greater than "
+                                     f"0, but got {aval.ndim}.")
+        if aval.shape[0] != 1:
+            raise ArgumentValueError(f"For primitive[{op}], the x{i}.shape[0] must be equal to "
+                                     f"1, but got {aval.shape[0]}.")
+        if aval.ndim != avals[0].ndim:
+            raise ArgumentValueError(f"For [{op}], the rank of all elements should be the "
+                                     f"same, but got {avals[0].ndim} and {aval.ndim}.")
+        for d in range(1, aval.ndim):
+            if aval.shape[d] != avals[0].shape[d]:
+                raise ArgumentValueError(
+                    f"For [{op}], the shape of all elements should be the same, but got "
+                    f"x0.shape[{d}] = [{avals[0].shape[d]}] and x{i}.shape[{d}] = "
+                    f"[{aval.shape[d]}].")
+    return F.concat(tuple(values), 0)
+
+
+class ScatterAddWithAxis(PrimitiveClass):
+    """`ops.ScatterAddWithAxis(axis=0)(input_x, indices, updates)`: `input_x` with `updates`
+    (cast to its dtype) added along `axis` at `indices`, as TensorScatterElements with reduction
+    "add" (MindSpore's class, deprecated; `input_x` itself is not written). An index past the
+    axis is MindSpore's ValueError when it runs."""
+
+    def __init__(self, axis=0):
+        self.axis = check_value_type("axis", axis, [int], "ScatterAddWithAxis")
+        self._attrs = {"axis": axis}
+
+    def __call__(self, input_x, indices, updates):
+        aval = abstract_of(input_x)
+        size = aval.shape[normalize_axis(self.axis, aval.ndim)]
+        indices = check_range(indices, low=-size, high=max(size, 1), what="index",
+                              op="ScatterAddWithAxis", error="value")
+        return tensor_scatter_elements_(input_x, indices, F.cast(updates, aval.dtype), self.axis,
+                                        reduction="add")
+
+
+def _check_numerics(x):
+    """`x`, a float Tensor, unchanged; a NaN or an infinity in it is MindSpore's RuntimeError
+    when it runs."""
+    if not is_tensor(x) or abstract_of(x).dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[CheckNumerics], the input argument[x] must be a type "
+                         f"of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"{_tensor_type(x)}.")
+    for test, what in ((isnan, "count of NaN values"), (isinf, "count of Inf values")):
+        check_range(F.reduce_sum(F.cast(test(x), dt.int32)), low=0, high=1, what=what,
+                    op="CheckNumerics", error="runtime")
+    return x
+
+
+def _volume_sizes(name: str, value, op: str) -> tuple:
+    """(depth, height, width) of an int or a tuple of 3, or 5 whose first two are 1."""
+    check_value_type(name, value, (int, list, tuple), op)
+    sizes = (value,) * 3 if isinstance(value, int) else tuple(value)
+    if len(sizes) == 5:
+        for i in (0, 1):
+            check_int(sizes[i], 1, EQ, f"{name}[{i}]", op)
+        sizes = sizes[2:]
+    if len(sizes) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                  for v in sizes):
+        raise ArgumentValueError(f"For '{op}', the parameter '{name}' must be an positive "
+                                 f"integer or a tuple of three or five positive integer, but got "
+                                 f"{value}")
+    return sizes
+
+
+class ExtractVolumePatches(PrimitiveClass):
+    """`ops.ExtractVolumePatches(kernel_size, strides, padding)(input_x)`: the (kd, kh, kw)
+    patches of an (N, C, D, H, W) Tensor at `strides`, as channels: out[n, k * C + c, d, h, w]
+    for the patch offset k = (dz * kh + dy) * kw + dx. "SAME" pads with zeros (the smaller half
+    before) so that each axis gives ceil(size / stride) patches; "VALID" takes those inside."""
+
+    def __init__(self, kernel_size, strides, padding):
+        op = "ExtractVolumePatches"
+        self.kernel_size = (1, 1, *_volume_sizes("kernel_size", kernel_size, op))
+        self.strides = (1, 1, *_volume_sizes("strides", strides, op))
+        check_value_type("padding_dtype", padding, (str,), op)
+        self.padding = check_string(padding.upper(), ["VALID", "SAME"], "padding", op)
+        self._attrs = {"kernel_size": self.kernel_size, "strides": self.strides,
+                       "padding": self.padding}
+
+    def __call__(self, input_x):
+        op = "ExtractVolumePatches"
+        shape = abstract_of(input_x).shape
+        if len(shape) != 5:
+            raise ArgumentValueError(f"For primitive[{op}], the dimension of input_x must be "
+                                     f"equal to 5, but got {len(shape)}.")
+        kernel, strides = self.kernel_size[2:], self.strides[2:]
+        counts, pads = [], []
+        for axis, (size, k, s) in enumerate(zip(shape[2:], kernel, strides), 2):
+            if self.padding == "VALID":
+                if size < k:
+                    raise ArgumentValueError(f"For primitive[{op}], the input[{axis}] must be "
+                                             f"greater than or equal to kernel_size[{axis}] "
+                                             f"= {k}, but got {size}.")
+                counts.append((size - k) // s + 1)
+                pads.append((0, 0))
+                continue
+            total = ((size + s - 1) // s - 1) * s + k - size
+            if total < 0:
+                raise ArgumentValueError(
+                    f"For primitive[{op}], the padding = ((input[{axis}] + strides[{axis}] - 1) "
+                    f"/ strides[{axis}]) - 1) * strides[{axis}] + kernel_size[{axis}] - "
+                    f"input[{axis}] must be greater than or equal to 0, but got {total}.")
+            counts.append((size + s - 1) // s)
+            pads.append((total // 2, total - total // 2))
+        if any(p != (0, 0) for p in pads):
+            flat = tuple(v for pair in reversed(pads) for v in pair)
+            input_x = padding_op(input_x, flat)
+        patches = []
+        for dz in range(kernel[0]):
+            for dy in range(kernel[1]):
+                for dx in range(kernel[2]):
+                    patches.append(input_x[:, :, dz:dz + (counts[0] - 1) * strides[0] + 1:strides[0],
+                                           dy:dy + (counts[1] - 1) * strides[1] + 1:strides[1],
+                                           dx:dx + (counts[2] - 1) * strides[2] + 1:strides[2]])
+        out = F.stack(patches, 1)                                  # (N, K, C, d, h, w)
+        return F.reshape(out, (shape[0], len(patches) * shape[1], *counts))
+
+
+def _levenshtein(truth, hypothesis) -> int:
+    """The edit distance between two sequences (insertions, deletions, substitutions)."""
+    previous = list(range(len(hypothesis) + 1))
+    for i, t in enumerate(truth, 1):
+        current = [i]
+        for j, h in enumerate(hypothesis, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1,
+                               previous[j - 1] + (t != h)))
+        previous = current
+    return previous[-1]
+
+
+def _edit_distances(out_shape: tuple, normalize: bool):
+    """The host side of EditDistance: each output position's sequences (the values whose
+    indices' leading coordinates name it, in their order) and their distance."""
+    strides = np.cumprod([1, *out_shape[::-1]])[:-1][::-1]
+
+    def compute(hyp_indices, hyp_values, truth_indices, truth_values):
+        sequences = []
+        for name, indices, values in (("hypothesis", hyp_indices, hyp_values),
+                                      ("truth", truth_indices, truth_values)):
+            lead = np.asarray(indices)[:, :len(out_shape)]
+            bad = np.argwhere((lead < 0) | (lead >= np.asarray(out_shape)))
+            if bad.size:
+                i, j = bad[0]
+                raise ValueError(f"For 'EditDistance', the {i}th {name}_value in {j}th dimension "
+                                 f"index: {lead[i, j]} of 'output' out of bounds: [0, "
+                                 f"{out_shape[j]}).")
+            positions = lead @ strides if lead.size else np.zeros(0, np.int64)
+            groups: dict = {}
+            for position, value in zip(positions.tolist(), np.asarray(values).tolist()):
+                groups.setdefault(position, []).append(value)
+            sequences.append(groups)
+        out = np.zeros(int(np.prod(out_shape)), np.float32)
+        for position in range(out.size):
+            hypothesis = sequences[0].get(position, [])
+            truth = sequences[1].get(position, [])
+            if normalize and not truth:
+                out[position] = np.inf if hypothesis else 0.0
+                continue
+            distance = _levenshtein(truth, hypothesis)
+            out[position] = distance / len(truth) if normalize else distance
+        return out.reshape(out_shape)
+
+    return compute
+
+
+class EditDistance(PrimitiveClass):
+    """`ops.EditDistance(normalize=True)(hypothesis_indices, hypothesis_values,
+    hypothesis_shape, truth_indices, truth_values, truth_shape)`: the Levenshtein distance
+    between the sequences of two sparse Tensors (rank R, int64 indices; a sequence is the
+    values sharing their first R - 1 coordinates, in their order), divided by the truth's
+    length with `normalize` (inf where the truth is empty and the hypothesis not); float32 of
+    the elementwise larger leading shape. The shapes are read when the graph is built; the
+    distances are computed on the host where the graph runs."""
+
+    def __init__(self, normalize=True):
+        self.normalize = check_value_type("normalize", normalize, [bool], "EditDistance")
+        self._attrs = {"normalize": normalize}
+
+    def __call__(self, hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+                 truth_values, truth_shape):
+        op = "EditDistance"
+        for name, value in (("hypothesis_indices", hypothesis_indices),
+                            ("hypothesis_shape", hypothesis_shape),
+                            ("truth_indices", truth_indices), ("truth_shape", truth_shape)):
+            if not is_tensor(value) or abstract_of(value).dtype != dt.int64:
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[Int64]}}, but got {_tensor_type(value)}.")
+        if abstract_of(hypothesis_values).dtype != abstract_of(truth_values).dtype:
+            raise DTypeError(f"Dtype of hypothesis_values and truth_values must be the same, but "
+                             f"got hypothesis_values: {_tensor_type(hypothesis_values)}, "
+                             f"truth_values: {_tensor_type(truth_values)}.")
+        shapes = [tuple(int(v) for v in value_input(s, op, name)) for s, name in (
+            (hypothesis_shape, "hypothesis_shape"), (truth_shape, "truth_shape"))]
+        if len(shapes[0]) != len(shapes[1]) or len(shapes[0]) < 2:
+            raise ArgumentValueError(f"For '{op}', hypothesis_shape and truth_shape must be of "
+                                     f"one rank, at least 2, but got {list(shapes[0])} and "
+                                     f"{list(shapes[1])}.")
+        width = len(shapes[0])
+        for indices, values in ((hypothesis_indices, hypothesis_values),
+                                (truth_indices, truth_values)):
+            if abstract_of(indices).shape[1:] != (width,) or \
+                    abstract_of(values).shape != abstract_of(indices).shape[:1]:
+                raise ArgumentValueError(f"For '{op}', the indices must be (N, {width}) with N "
+                                         f"values, but got {abstract_of(indices).shape} and "
+                                         f"{abstract_of(values).shape}.")
+        out_shape = tuple(max(a, b) for a, b in zip(shapes[0][:-1], shapes[1][:-1]))
+        operands = (hypothesis_indices, hypothesis_values, truth_indices, truth_values)
+        call = HostCall(_edit_distances(out_shape, self.normalize), op, (0, 1, 2, 3),
+                        (TensorType(out_shape, dt.float32),), True, user_loc())
+        return py_func_p(*operands, call=call)[0]
+
+
+_DEPRECATED_CLASSES = {
+    "UnravelIndex": _unravel_index, "IdentityN": _identity_n, "ParallelConcat": _parallel_concat,
+    "CheckNumerics": _check_numerics,
+}
+define_classes(globals(), _DEPRECATED_CLASSES, __name__)
+__all__ += list(_DEPRECATED_CLASSES)
+__all__ += ["EditDistance", "ExtractVolumePatches", "ScatterAddWithAxis"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph._checkparam import LE, check, check_positive_int, check_value_type
+from cellgraph.compiler.py_func_op import HostCall, py_func_p
 from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.array_func.shape import swapaxes
@@ -39,7 +41,15 @@ from cellgraph.ops.function.math_func.matrices import (
     orgqr,
     slogdet,
 )
-from cellgraph.ops.function.math_func.reduction import addn, all, any, logcumsumexp, norm, std_mean
+from cellgraph.ops.function.math_func.reduction import (
+    addn,
+    all,
+    any,
+    histc,
+    logcumsumexp,
+    norm,
+    std_mean,
+)
 from cellgraph.ops.function.math_func.spectral import (
     bartlett_window,
     blackman_window,
@@ -64,7 +74,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.complex_ops import polar
-from cellgraph.primitives.core import abstract_of, fmt_shape, value_input
+from cellgraph.primitives.core import TensorType, abstract_of, fmt_shape, value_input
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -688,6 +698,280 @@ _FUNCTION_CLASSES = {
 }
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
+
+
+# ----- MindSpore's deprecated math classes its CPU kernels still run
+
+
+def _type_name(value) -> str:
+    """MindSpore's name of a value's type in its errors: `Tensor[Float32]`, `int`, ..."""
+    return f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
+
+
+def _check_dtypes(op: str, named: dict, allowed: tuple) -> None:
+    """MindSpore's TypeError for an operand of `named` ({name: value}) that is not a Tensor
+    of one of `allowed`."""
+    for name, value in named.items():
+        if not is_tensor(value) or abstract_of(value).dtype not in allowed:
+            listed = ", ".join(f"Tensor[{d}]" for d in sorted(allowed, key=str))
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{{listed}}}, but got {_type_name(value)}.")
+
+
+def _check_same_dtype(op: str, *values) -> None:
+    if len({abstract_of(v).dtype for v in values}) > 1:
+        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+
+
+class Histogram(PrimitiveClass):
+    """`ops.Histogram(bins=100, min=0.0, max=0.0)(x)`: `histc`, the counts of a float16,
+    float32 or int32 Tensor's elements in `bins` equal bins, in its dtype."""
+
+    def __init__(self, bins=100, min=0.0, max=0.0):
+        op = "Histogram"
+        check_value_type("bins", bins, [int], op)
+        check_value_type("min", min, [float], op)
+        check_value_type("max", max, [float], op)
+        check_positive_int(bins, "bins", op)
+        check("min", min, "max", max, LE, op)
+        self.bins, self.min, self.max = bins, min, max
+        self._attrs = {"bins": bins, "min": min, "max": max}
+
+    def __call__(self, x):
+        _check_dtypes("Histogram", {"x": x}, (dt.float16, dt.float32, dt.int32))
+        return histc(x, self.bins, self.min, self.max)
+
+
+def _compare_and_bitpack(x, threshold):
+    """Whether each element of `x` exceeds the 0-D `threshold`, 8 to a uint8 along the last
+    axis, the first in the highest bit; a bool `x` is packed as it is, the first in the lowest
+    bit (MindSpore's kernel reads 8 bools as one little-endian word)."""
+    op = "CompareAndBitpack"
+    _check_same_dtype(op, x, threshold)
+    _check_dtypes(op, {"threshold": threshold}, (dt.bool_, dt.float16, dt.float32, dt.float64,
+                                                 dt.int8, dt.int16, dt.int32, dt.int64))
+    if abstract_of(threshold).ndim != 0:
+        raise ArgumentValueError(f"For primitive[{op}], the threshold's rank' must be equal to "
+                                 f"0, but got {abstract_of(threshold).ndim}.")
+    shape = abstract_of(x).shape
+    if not shape:
+        raise ArgumentValueError(f"For primitive[{op}], the x's rank must be greater than or "
+                                 f"equal to 1, but got 0.")
+    if shape[-1] % 8:
+        raise ArgumentValueError(f"For primitive[{op}], the attribute[x innermost dimension % 8] "
+                                 f"must be equal to 0, but got {shape[-1] % 8}.")
+    is_bool = abstract_of(x).dtype == dt.bool_
+    bits = x if is_bool else F.greater(x, threshold)
+    bits = F.reshape(F.cast(bits, dt.int32), (*shape[:-1], shape[-1] // 8, 8))
+    weights = Tensor(np.array([1, 2, 4, 8, 16, 32, 64, 128] if is_bool else
+                              [128, 64, 32, 16, 8, 4, 2, 1], np.int32))
+    return F.cast(F.reduce_sum(F.mul(bits, weights), -1), dt.uint8)
+
+
+def _tridiagonal_matmul(superdiag, maindiag, subdiag, rhs):
+    """The product of the tridiagonal matrices given by their diagonals (each `(..., 1, M)`;
+    `superdiag[..., M-1]` and `subdiag[..., 0]` unused) with `rhs` `(..., M, N)`."""
+    op = "TridiagonalMatMul"
+    named = {"superdiag": superdiag, "maindiag": maindiag, "subdiag": subdiag, "rhs": rhs}
+    _check_dtypes(op, named, (dt.float16, dt.float32, dt.float64, dt.complex64, dt.complex128))
+    _check_same_dtype(op, *named.values())
+    for name, value in named.items():
+        if abstract_of(value).ndim < 2:
+            raise ArgumentValueError(f"For primitive[{op}], the dimension of '{name}' must be "
+                                     f"greater than or equal to 2 , but got "
+                                     f"{abstract_of(value).ndim}.")
+    m = abstract_of(rhs).shape[-2]
+    for name in ("superdiag", "maindiag", "subdiag"):
+        shape = abstract_of(named[name]).shape
+        if shape[-2:] != (1, m) or shape[:-2] != abstract_of(rhs).shape[:-2]:
+            raise ArgumentValueError(f"For primitive[{op}], the shape of '{name}' must be "
+                                     f"{(*abstract_of(rhs).shape[:-2], 1, m)}, but got {shape}.")
+    column = [swapaxes(d, -1, -2) for d in (superdiag, maindiag, subdiag)]   # (..., M, 1)
+    out = F.mul(column[1], rhs)
+    if m > 1:
+        zero = F.zeros_like(rhs[..., :1, :])
+        above = F.mul(column[0][..., :-1, :], rhs[..., 1:, :])
+        below = F.mul(column[2][..., 1:, :], rhs[..., :-1, :])
+        out = F.add(out, F.add(F.concat((above, zero), -2), F.concat((zero, below), -2)))
+    return out
+
+
+def _adjoint(x):
+    x = swapaxes(x, -1, -2)
+    return F.conj(x) if abstract_of(x).dtype.is_complex else x
+
+
+class MatrixSolveLs(PrimitiveClass):
+    """`ops.MatrixSolveLs(fast=True)(matrix, rhs, l2_regularizer)`: the least-squares
+    solutions X `(..., N, K)` of matrix `(..., M, N)` @ X = rhs `(..., M, K)`. fast: through
+    the normal equations with the float64 scalar `l2_regularizer` added to the Gram matrix's
+    diagonal (A^H A + l2 I when M >= N, else the minimum-norm A^H (A A^H + l2 I)^-1); not fast:
+    the unregularised solution computed in double precision (MindSpore's complete orthogonal
+    decomposition ignores `l2_regularizer`)."""
+
+    def __init__(self, fast=True):
+        self.fast = check_value_type("fast", fast, [bool], "MatrixSolveLs")
+        self._attrs = {"fast": fast}
+
+    def __call__(self, matrix, rhs, l2_regularizer):
+        op = "MatrixSolveLs"
+        kinds = (dt.float32, dt.float64, dt.complex64, dt.complex128)
+        _check_dtypes(op, {"matrix": matrix, "rhs": rhs}, kinds)
+        _check_same_dtype(op, matrix, rhs)
+        _check_dtypes(op, {"l2_regularizer": l2_regularizer}, (dt.float64,))
+        a, b = abstract_of(matrix), abstract_of(rhs)
+        if a.ndim < 2 or b.ndim < 2:
+            raise ArgumentValueError(f"For '{op}', the rank of 'matrix' and 'rhs' must be at "
+                                     f"least 2, but got {a.ndim} and {b.ndim}.")
+        if a.shape[:-1] != b.shape[:-1]:
+            raise ArgumentValueError(f"For '{op}', the shape of 'matrix' {a.shape} does not match "
+                                     f"the shape of 'rhs' {b.shape}.")
+        dtype = a.dtype
+        if not self.fast:  # the unregularised solution, in double precision
+            wide = dt.complex128 if dtype.is_complex else dt.float64
+            solved = self._normal_solution(F.cast(matrix, wide), F.cast(rhs, wide), 0.0)
+            return F.cast(solved, dtype)
+        return self._normal_solution(matrix, rhs, F.cast(l2_regularizer, dtype))
+
+    @staticmethod
+    def _normal_solution(matrix, rhs, l2):
+        m, n = abstract_of(matrix).shape[-2:]
+        adjoint = _adjoint(matrix)
+        dtype = abstract_of(matrix).dtype
+        if m >= n:
+            gram = F.add(F.matmul(adjoint, matrix), F.mul(Tensor(np.eye(n), dtype), l2))
+            return F.matrix_solve(gram, F.matmul(adjoint, rhs))
+        gram = F.add(F.matmul(matrix, adjoint), F.mul(Tensor(np.eye(m), dtype), l2))
+        return F.matmul(adjoint, F.matrix_solve(gram, rhs))
+
+
+class RaggedRange(PrimitiveClass):
+    """`ops.RaggedRange(Tsplits)(starts, limits, deltas)`: the ranges [starts[i], limits[i])
+    in steps of deltas[i], as a ragged Tensor: (row splits, in `Tsplits`; the values one after
+    another, in the inputs' dtype). The sizes of the result depend on the values, so in a
+    graph the inputs are read when it is built."""
+
+    def __init__(self, Tsplits):
+        if Tsplits not in (dt.int64, dt.int32):
+            shown = Tsplits if isinstance(Tsplits, dt.DType) else type(Tsplits).__name__
+            raise DTypeError(f"For 'RaggedRange', the 'Tsplits' should be one of "
+                             f"[{dt.int64!r}, {dt.int32!r}], but got '{shown!r}'.")
+        self.Tsplits = Tsplits
+        self._attrs = {"Tsplits": Tsplits}
+
+    def __call__(self, starts, limits, deltas):
+        op = "RaggedRange"
+        named = {"starts": starts, "limits": limits, "deltas": deltas}
+        for name, value in named.items():
+            if not is_tensor(value):
+                raise DTypeError(f"For {op}, the input '{name}' must be a Tensor, but got "
+                                 f"{type(value).__name__}.")
+        types = [abstract_of(v).dtype for v in named.values()]
+        if len(set(types)) > 1:
+            raise DTypeError(f"For {op}, starts, limits, and deltas must have the same type, "
+                             f"but got " + ", ".join(f"{k} Tensor[{t}]" for k, t in
+                                                     zip(named, types)) + ".")
+        _check_dtypes(op, {"starts": starts}, (dt.int32, dt.int64, dt.float32, dt.float64))
+        shapes = [abstract_of(v).shape or (1,) for v in named.values()]
+        if max(len(s) for s in shapes) != 1:
+            raise ArgumentValueError(f"For {op}, starts, limits, and deltas must be 0-D or 1-D.")
+        if len(set(shapes)) > 1:
+            raise ArgumentValueError(
+                f"For {op}, starts, limits, and deltas must have the same shape, but got "
+                + ", ".join(f"{k} {s}" for k, s in zip(named, shapes)) + ".")
+        values = [np.atleast_1d(value_input(v, op, k)).astype(types[0].np)
+                  for k, v in named.items()]
+        splits, dense = _ragged_ranges(*values)
+        return (Tensor(np.asarray(splits, self.Tsplits.np)),
+                Tensor(np.asarray(dense, types[0].np)))
+
+
+def _ragged_ranges(starts, limits, deltas) -> tuple[list, list]:
+    """(row splits, values) as MindSpore's RaggedRange kernel makes them: each row's size
+    ceil(|limit - start| / |delta|) (0 where delta points away from limit), its values
+    accumulated in the inputs' dtype."""
+    splits, dense = [0], []
+    for start, limit, delta in zip(starts, limits, deltas):
+        if delta == 0:
+            raise ArgumentValueError("For RaggedRange, requires input delta != 0.")
+        if (delta > 0 and limit < start) or (delta < 0 and limit > start):
+            size = 0
+        elif np.issubdtype(starts.dtype, np.integer):
+            size = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
+        else:
+            size = int(np.ceil(abs((float(limit) - float(start)) / float(delta))))
+        value = start
+        for _ in range(size):
+            dense.append(value)
+            value = value + delta  # NumPy scalars: in the inputs' dtype
+        splits.append(splits[-1] + size)
+    return splits, dense
+
+
+def _square_root(matrix: np.ndarray) -> np.ndarray:
+    """The principal square root by the Denman-Beavers iteration (to convergence)."""
+    root, inverse_root = matrix, np.eye(matrix.shape[0], dtype=matrix.dtype)
+    for _ in range(100):
+        step = (root + np.linalg.inv(inverse_root)) / 2
+        inverse_root = (inverse_root + np.linalg.inv(root)) / 2
+        done = np.linalg.norm(step - root, 1) <= 1e-15 * np.linalg.norm(step, 1)
+        root = step
+        if done:
+            break
+    return root
+
+
+def principal_logarithm(matrix: np.ndarray) -> np.ndarray:
+    """The principal logarithm of a square complex matrix by inverse scaling and squaring:
+    square roots until it is within 0.25 of the identity, the series of log(I + Y) there,
+    times 2 ** (the number of roots). Defective matrices (Jordan blocks) included."""
+    identity = np.eye(matrix.shape[0], dtype=np.complex128)
+    root, halvings = matrix.astype(np.complex128), 0
+    while np.linalg.norm(root - identity, 1) > 0.25 and halvings < 64:
+        root, halvings = _square_root(root), halvings + 1
+    offset = root - identity
+    term, total = identity, np.zeros_like(identity)
+    for k in range(1, 80):
+        term = term @ offset
+        total = total + term * ((-1) ** (k + 1) / k)
+        if np.linalg.norm(term, 1) < 1e-18:
+            break
+    return total * 2.0 ** halvings
+
+
+def _logarithms(dtype):
+    def compute(x):
+        x = np.asarray(x)
+        flat = x.reshape(-1, *x.shape[-2:])
+        out = np.stack([principal_logarithm(m) for m in flat]) if flat.size else \
+            flat.astype(np.complex128)
+        return out.reshape(x.shape).astype(dtype.np)
+
+    return compute
+
+
+def _matrix_logarithm(x):
+    """The principal logarithm of each square complex matrix of `x` (..., M, M), computed on
+    the host where the graph runs (MindSpore defines no gradient for it)."""
+    op = "MatrixLogarithm"
+    _check_dtypes(op, {"x": x}, (dt.complex64, dt.complex128))
+    shape = abstract_of(x).shape
+    if len(shape) < 2:
+        raise ArgumentValueError(f"For primitive[{op}], the dimension of x must be greater "
+                                 f"than or equal to 2, but got {len(shape)}.")
+    if shape[-1] != shape[-2]:
+        raise ArgumentValueError(f"For primitive[{op}], the last two dimensions of x must be "
+                                 f"equal, but got {shape[-2]} and {shape[-1]}.")
+    dtype = abstract_of(x).dtype
+    call = HostCall(_logarithms(dtype), op, (0,), (TensorType(shape, dtype),), True, user_loc())
+    return py_func_p(x, call=call)[0]
+
+
+_DEPRECATED_CLASSES = {"CompareAndBitpack": _compare_and_bitpack, "MatrixLogarithm": _matrix_logarithm,
+                       "TridiagonalMatMul": _tridiagonal_matmul}
+define_classes(globals(), _DEPRECATED_CLASSES, __name__)
+__all__ += list(_DEPRECATED_CLASSES)
+__all__ += ["Histogram", "MatrixSolveLs", "RaggedRange"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

@@ -8,6 +8,7 @@ import numbers
 
 import numpy as _np
 
+from cellgraph._checkparam import check_string, check_value_type
 from cellgraph.common.apply_ops import (
     Adam,
     AdamWeightDecay,
@@ -88,6 +89,7 @@ from cellgraph.ops.function.nn_func.pooling import (
     adaptive_avg_pool2d,
     adaptive_avg_pool3d,
     adaptive_max_pool2d,
+    adaptive_max_pool3d,
     avg_pool3d,
     max_pool3d,
     max_pool_with_indices,
@@ -119,7 +121,7 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
+from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis, value_input
 from cellgraph.primitives.dynamic_ops import check_merge_repeated, ctc_greedy_decoder
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -131,6 +133,8 @@ from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.nn_ops import ctc_loss as _ctc_loss_p
+from cellgraph.primitives.sort_ops import sort
+from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
            "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy",
@@ -1262,7 +1266,7 @@ LRN = define_class("LRN", lrn, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "b
                                "norm_region": "ACROSS_CHANNELS"}, module=__name__)
 
 
-_FRACTIONAL_INIT = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False,
+_FRACTIONAL_INIT = {"pooling_ratio": REQUIRED, "pseudo_random": False, "overlapping": False,
                     "deterministic": False, "seed": 0, "seed2": 0}
 FractionalAvgPool = define_class("FractionalAvgPool", fractional_avg_pool, _FRACTIONAL_INIT,
                                  module=__name__)
@@ -1465,3 +1469,102 @@ _FUNCTION_CLASSES = {
 }
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
+
+
+# ----- MindSpore's deprecated classes its CPU kernels still run
+
+
+class NthElement(PrimitiveClass):
+    """`ops.NthElement(reverse=False)(input, n)`: the n-th smallest element (with reverse, the
+    n-th largest) along the last axis, counted from 0; `n` an int or a 0-D int32 Tensor,
+    read when the graph is built."""
+
+    def __init__(self, reverse=False):
+        self.reverse = check_value_type("reverse", reverse, [bool], "NthElement")
+        self._attrs = {"reverse": reverse}
+
+    def __call__(self, input, n):
+        op = "For primitive[NthElement]"
+        shape = abstract_of(input).shape
+        if not shape:
+            raise ArgumentValueError(f"{op}, the input shape must be greater than or equal to 1, "
+                                     f"but got 0.")
+        if is_tensor(n):
+            aval = abstract_of(n)
+            if aval.dtype != dt.int32 or aval.ndim != 0:
+                raise DTypeError(f"{op}, the input argument[n] must be a type of "
+                                 f"{{Tensor[Int32]}}, but got {_type_name(n)}.")
+            n = int(value_input(n, "NthElement", "n"))
+        elif isinstance(n, bool) or not isinstance(n, int):
+            raise DTypeError(f"{op}, the input argument[n] must be an int or a 0-D int32 Tensor, "
+                             f"but got {type(n).__name__}.")
+        if n < 0:
+            raise ArgumentValueError(f"{op}, the n_value must be greater than or equal to 0, but "
+                                     f"got {n}.")
+        if n >= shape[-1]:
+            raise ArgumentValueError(f"{op}, the n_value must be less than {shape[-1]}, but got "
+                                     f"{n}.")
+        return sort(input, -1, self.reverse)[0][..., n]
+
+
+class DataFormatVecPermute(PrimitiveClass):
+    """`ops.DataFormatVecPermute(src_format='NHWC', dst_format='NCHW')(input_x)`: the 4 entries
+    (or 4 rows of 2) of `input_x`, given per dimension of `src_format`, reordered to
+    `dst_format`'s dimensions."""
+
+    def __init__(self, src_format="NHWC", dst_format="NCHW"):
+        op = "DataFormatVecPermute"
+        self.src_format = check_string(src_format, ["NHWC", "NCHW"], "src_format", op)
+        self.dst_format = check_string(dst_format, ["NHWC", "NCHW"], "dst_format", op)
+        self._attrs = {"src_format": src_format, "dst_format": dst_format}
+
+    def __call__(self, input_x):
+        op = "DataFormatVecPermute"
+        if not is_tensor(input_x) or abstract_of(input_x).dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                             f"{{Tensor[Int32], Tensor[Int64]}}, but got {_type_name(input_x)}.")
+        shape = abstract_of(input_x).shape
+        if shape not in ((4,), (4, 2)):
+            raise ArgumentValueError(f"For {op}, input shape must be (4, ) or (4, 2), but got "
+                                     f"{list(shape)}.")
+        order = [self.src_format.index(axis) for axis in self.dst_format]
+        return F.gather(input_x, Tensor(_np.array(order, _np.int32)), 0)
+
+
+def _type_name(value) -> str:
+    return f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
+
+
+class AdaptiveMaxPool3D(PrimitiveClass):
+    """`ops.AdaptiveMaxPool3D()(x, output_size)`: `adaptive_max_pool3d` of a (C, D, H, W) or
+    (N, C, D, H, W) real Tensor to `output_size`, a 1-D int32 Tensor of 3 sizes (read when the
+    graph is built); (the maxima, their int32 flat indices in each (D, H, W) plane)."""
+
+    def __init__(self):
+        self._attrs = {}
+
+    def __call__(self, x, output_size):
+        op = "AdaptiveMaxPool3D"
+        if not is_tensor(output_size):
+            raise DTypeError(f"For Primitive[{op}], the type of input argument[output_size] must "
+                             f"be Tensor but got {type(output_size).__name__}.")
+        if abstract_of(output_size).dtype != dt.int32:
+            raise DTypeError(f"For primitive[{op}], the input argument[output_size] must be a "
+                             f"type of {{Tensor[Int32]}}, but got {_type_name(output_size)}.")
+        aval = abstract_of(x)
+        if aval.ndim not in (4, 5):
+            raise ArgumentValueError(f"For primitive[{op}], the rank of x must be in [4,5], but "
+                                     f"got {aval.ndim}.")
+        if abstract_of(output_size).shape != (3,):
+            raise ArgumentValueError(f"For primitive[{op}], the shape of output_size must be "
+                                     f"[3], but got {list(abstract_of(output_size).shape)}.")
+        if aval.dtype.is_complex or aval.dtype == dt.bool_:
+            raise DTypeError(f"For primitive[{op}], the input argument[x] must be a real number "
+                             f"Tensor, but got {_type_name(x)}.")
+        sizes = tuple(int(v) for v in value_input(output_size, op, "output_size"))
+        values, indices = adaptive_max_pool3d(x, sizes, True)
+        return values, F.cast(indices, dt.int32)
+
+
+__all__ += ["AdaptiveMaxPool3D", "DataFormatVecPermute", "FractionalAvgPool", "FractionalMaxPool",
+            "NthElement"]

@@ -1,7 +1,13 @@
 """MindSpore's `ops.operations.random_ops`: the primitive classes of random draws."""
 from __future__ import annotations
 
+from builtins import min as min_
+
+import numpy as np
+
+from cellgraph._checkparam import check_value_type
 from cellgraph.compiler.builder import current_builder
+from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.random_func import (
     _normal_draws,
     _size,
@@ -23,6 +29,7 @@ from cellgraph.ops.function.random_func import (
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -31,9 +38,17 @@ from cellgraph.primitives.errors import (
     RunError,
     ShapeError,
 )
-from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
+from cellgraph.primitives.random_ops import (
+    _seed_int,
+    draw_uniform,
+    op_seeds,
+    randperm,
+    shuffle_first_axis,
+    standard_normal_draw,
+    uniform_int,
+)
 from cellgraph.runtime.mt19937 import Mt19937Stream
-from cellgraph.runtime.rng import MinstdStream
+from cellgraph.runtime.rng import MinstdStream, TruncatedNormalStream, generator
 
 __all__ = [
     "LogUniformCandidateSampler",
@@ -349,6 +364,195 @@ class Multinomial(_SeededRandom):
 
 Bernoulli = define_class("Bernoulli", _bernoulli, {"seed": -1, "offset": 0}, __name__)
 __all__ += ["Bernoulli", "Multinomial"]
+
+
+def _shape_tensor(op: str, shape, allowed=(dt.int32, dt.int64)) -> tuple:
+    """The sizes a 1-D int Tensor `shape` holds (read when the graph is built), with
+    MindSpore's TypeErrors for what is not one."""
+    if not is_tensor(shape):
+        raise DTypeError(f"For Primitive[{op}], the type of input argument[shape] must be Tensor "
+                         f"but got {type(shape).__name__}.")
+    if abstract_of(shape).dtype not in allowed:
+        listed = ", ".join(f"Tensor[{d}]" for d in allowed)
+        raise DTypeError(f"For primitive[{op}], the input argument[shape] must be a type of "
+                         f"{{{listed}}}, but got Tensor[{abstract_of(shape).dtype}].")
+    return tuple(int(v) for v in np.asarray(value_input(shape, op, "shape")).reshape(-1))
+
+
+class TruncatedNormal(_SeededRandom):
+    """`ops.TruncatedNormal(dtype=float32, seed=0, seed2=0)(shape)`: N(0, 1) draws in [-2, 2]
+    of `shape` (a 1-D int32/int64 Tensor of at least 2 positive sizes), MindSpore's CPU kernel's
+    numbers (runtime/rng.TruncatedNormalStream) from the instance's generator; with both seeds
+    0 (where MindSpore's kernel seeds from the device's entropy), one seeded from the global
+    generator."""
+
+    kind = TruncatedNormalStream
+
+    def __init__(self, dtype=dt.float32, seed=0, seed2=0):
+        if dtype not in (dt.float16, dt.float32, dt.float64):
+            raise DTypeError(f"For 'TruncatedNormal', the 'dtype' should be one of "
+                             f"[{dt.float16!r}, {dt.float32!r}, {dt.float64!r}], but got "
+                             f"'{dtype!r}'.")
+        check_value_type("seed", seed, [int], "TruncatedNormal")
+        check_value_type("seed2", seed2, [int], "TruncatedNormal")
+        super().__init__(seed, seed2)
+        self.dtype = dtype
+
+    def __call__(self, shape):
+        op = "TruncatedNormal"
+        if is_tensor(shape) and abstract_of(shape).ndim != 1:
+            raise ArgumentValueError("The input tensor must be a 1-D tensor.")
+        sizes = _shape_tensor(op, shape)
+        if len(sizes) < 2:
+            raise ArgumentValueError(f"For '{op}', the input tensor shape must >= 2, but got "
+                                     f"{len(sizes)}")
+        if min(sizes) <= 0:
+            raise ArgumentValueError("Each dimension must be greater than zero.")
+        stream = self._stream(sizes)
+        if stream is None:  # MindSpore seeds from the device's entropy; here the global generator
+            stream = TruncatedNormalStream(*(int(v) for v in generator().integers(1, 2**62, 2)))
+        return F.cast(standard_normal_draw(sizes, dt.float64, stream), self.dtype)
+
+    def __repr__(self) -> str:
+        return f"TruncatedNormal(dtype={self.dtype!r}, seed={self.seed}, seed2={self.seed2})"
+
+
+class RandpermV2(PrimitiveClass):
+    """`ops.RandpermV2(seed=0, offset=0, dtype=int64)(n)`: `randperm(n, seed, offset, dtype)`,
+    `n` an int or an int Tensor (read when the graph is built)."""
+
+    def __init__(self, seed=0, offset=0, dtype=dt.int64):
+        self.seed, self.offset, self.dtype = seed, offset, dtype
+        self._attrs = {"seed": seed, "offset": offset, "dtype": dtype}
+
+    def __call__(self, n):
+        if is_tensor(n):
+            n = int(value_input(n, "RandpermV2", "n"))
+        return randperm(n, self.seed, self.offset, self.dtype)
+
+
+class LogNormalReverse(PrimitiveClass):
+    """`ops.LogNormalReverse(mean=1.0, std=2.0)(input)`: exp of N(mean, std) draws in the shape
+    and float dtype of `input`, drawn in float32 from the global generator (MindSpore's kernel
+    seeds its engine from the clock)."""
+
+    def __init__(self, mean=1.0, std=2.0):
+        self.mean = check_value_type("mean", mean, [float], "LogNormalReverse")
+        self.std = check_value_type("std", std, [float], "LogNormalReverse")
+        self._attrs = {"mean": mean, "std": std}
+
+    def __call__(self, input):
+        aval = abstract_of(input) if is_tensor(input) else None
+        if aval is None or aval.dtype not in (dt.float16, dt.float32, dt.float64):
+            got = f"Tensor[{aval.dtype}]" if aval is not None else type(input).__name__
+            raise DTypeError(f"For primitive[LogNormalReverse], the input argument[x] must be a "
+                             f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
+                             f"got {got}.")
+        normal = standard_normal_draw(aval.shape, dt.float32, None)
+        return F.cast(F.exp(F.add(F.mul(normal, self.std), self.mean)), aval.dtype)
+
+
+class ParameterizedTruncatedNormal(_SeededRandom):
+    """`ops.ParameterizedTruncatedNormal(seed=0, seed2=0)(shape, mean, stdevs, min, max)`:
+    draws of `shape` (a 1-D int Tensor (batch, ...)) from normal distributions truncated to
+    [min, max], one set of parameters per batch row (each () or (batch,), one float dtype).
+    Drawn by inverting the normal CDF (in float64) over uniform draws from the instance's
+    (seed, seed2) generator (the global one when both are 0); not MindSpore's kernel's
+    numbers, which come from its Philox-based rejection samplers."""
+
+    def __call__(self, shape, mean, stdevs, min, max):
+        op = "ParameterizedTruncatedNormal"
+        if is_tensor(shape) and abstract_of(shape).ndim != 1:
+            raise ArgumentValueError(f"For '{op}', the shape must be a 1-D tensor.")
+        sizes = _shape_tensor(op, shape)
+        if len(sizes) < 2:
+            raise ArgumentValueError(f"For '{op}', the shape must have at least 2 elements, "
+                                     f"but got {len(sizes)}.")
+        if min_(sizes) <= 0:
+            raise ArgumentValueError(f"For '{op}', the shape elements must be positive, but got "
+                                     f"{sizes}.")
+        named = {"mean": mean, "stdevs": stdevs, "min": min, "max": max}
+        for name, value in named.items():
+            if not is_tensor(value) or abstract_of(value).dtype not in (dt.float16, dt.float32,
+                                                                         dt.float64):
+                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                    type(value).__name__
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, "
+                                 f"but got {got}.")
+            if abstract_of(value).shape not in ((), (1,), (sizes[0],)):
+                raise ArgumentValueError(f"For '{op}', the shape of '{name}' must be () or "
+                                         f"({sizes[0]},), but got {abstract_of(value).shape}.")
+        dtype = abstract_of(mean).dtype
+        if any(abstract_of(v).dtype != dtype for v in named.values()):
+            raise DTypeError(f"For '{op}', 'mean', 'stdevs', 'min' and 'max' must have the same "
+                             f"type.")
+        row = (sizes[0],) + (1,) * (len(sizes) - 1)
+        mean, std, low, high = (F.reshape(F.broadcast_to(F.cast(v, dt.float64), (sizes[0],)),
+                                          row) for v in named.values())
+        check_range(F.reduce_sum(F.cast(F.less_equal(std, 0.0), dt.int32)), low=0, high=1,
+                    what="count of stdevs not positive", op=op, error="value")
+        root2 = float(np.sqrt(2.0))
+
+        def cdf(x):
+            return F.mul(F.erfc(F.div(F.neg(x), root2)), 0.5)
+
+        below = cdf(F.div(F.sub(low, mean), std))
+        above = cdf(F.div(F.sub(high, mean), std))
+        draws = F.cast(draw_uniform(sizes, dt.float32, self._stream(sizes)), dt.float64)
+        p = F.add(below, F.mul(draws, F.sub(above, below)))
+        z = F.mul(F.erfinv(F.sub(F.mul(p, 2.0), 1.0)), root2)
+        values = F.add(mean, F.mul(std, z))
+        return F.cast(F.minimum(F.maximum(values, low), high), dtype)
+
+
+def _int_parts(sizes: tuple, bits: int, dtype):
+    """Uniform integers in [0, 2 ** bits) of `dtype`, made of 16-bit draws of the global
+    generator (the only int draws are int32's)."""
+    total = None
+    for _ in range(bits // 16):
+        part = F.cast(uniform_int(shape=sizes, low=0, high=1 << 16), dtype)
+        total = part if total is None else F.add(F.mul(total, 1 << 16), part)
+    return total
+
+
+class NonDeterministicInts(PrimitiveClass):
+    """`ops.NonDeterministicInts(dtype=int64)(shape)`: uniform integers of `shape` (a 1-D int
+    Tensor, read when the graph is built) over [-max, max] of `dtype` (unsigned: [1, max], as
+    MindSpore's kernel's distribution over -max wrapped). MindSpore seeds its engine from the
+    clock; these come from the global generator."""
+
+    _DTYPES = (dt.int32, dt.int64, dt.uint32, dt.uint64)
+
+    def __init__(self, dtype=dt.int64):
+        if dtype not in self._DTYPES:
+            raise DTypeError(f"For 'NonDeterministicInts', the 'dtype' should be one of "
+                             f"[{', '.join(repr(d) for d in self._DTYPES)}], but got '{dtype!r}'.")
+        self.dtype = dtype
+        self._attrs = {"dtype": dtype}
+
+    def __call__(self, shape):
+        op = "NonDeterministicInts"
+        if is_tensor(shape) and abstract_of(shape).ndim != 1:
+            raise ArgumentValueError(f"For primitive[{op}], the shape's rank must be equal to 1, "
+                                     f"but got {abstract_of(shape).ndim}.")
+        sizes = _shape_tensor(op, shape, (dt.int32, dt.int64, dt.uint32, dt.uint64))
+        if sizes and min_(sizes) < 0:
+            raise ArgumentValueError(f"Shape should not have values less than -2 but got "
+                                     f"{sizes}.")
+        if self.dtype == dt.int32:
+            return F.cast(uniform_int(shape=sizes, low=-(2**31 - 1), high=2**31), dt.int32)
+        if self.dtype == dt.int64:  # [-2**63, 2**63), the lowest value moved up to -max
+            high = F.cast(uniform_int(shape=sizes, low=-(2**31), high=2**31), dt.int64)
+            value = F.add(F.mul(high, 1 << 32), _int_parts(sizes, 32, dt.int64))
+            return F.maximum(value, F.cast(np.array(-(2**63 - 1)), dt.int64))
+        bits = 32 if self.dtype == dt.uint32 else 64
+        value = _int_parts(sizes, bits, self.dtype)
+        return F.maximum(value, F.cast(np.array(1), self.dtype))
+
+
+__all__ += ["LogNormalReverse", "NonDeterministicInts", "ParameterizedTruncatedNormal",
+            "RandpermV2", "TruncatedNormal"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

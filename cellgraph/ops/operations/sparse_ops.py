@@ -512,3 +512,50 @@ class DenseToSparseSetOperation(_SetOperation):
 
 
 __all__ += ["DenseToDenseSetOperation", "DenseToSparseSetOperation"]
+
+
+class SparseSlice(PrimitiveClass):
+    """`ops.SparseSlice()(indices, values, shape, start, size)`: the part of a sparse Tensor
+    inside the box [start, start + size): (its entries' indices less `start`, their values,
+    the box's shape clipped to the dense shape). Which entries fall inside sets the result's
+    size, so `indices`, `shape`, `start` and `size` are read when the graph is built; the
+    values are gathered where it runs (differentiable, as MindSpore's bprop)."""
+
+    def __init__(self):
+        self._attrs = {}
+
+    def __call__(self, indices, values, shape, start, size):
+        op = "SparseSlice"
+        for name, value in (("indices", indices), ("shape", shape), ("start", start),
+                            ("size", size)):
+            if not hasattr(value, "aval") or abstract_of(value).dtype != dt.int64:
+                got = f"Tensor[{abstract_of(value).dtype}]" if hasattr(value, "aval") else \
+                    type(value).__name__
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[Int64]}}, but got {got}.")
+        if abstract_of(indices).ndim != 2 or abstract_of(values).ndim != 1 or \
+                abstract_of(values).shape[0] != abstract_of(indices).shape[0]:
+            raise ShapeError(f"For {op}, indices must be (N, R) and values (N,), but got "
+                             f"{abstract_of(indices).shape} and {abstract_of(values).shape}.")
+        for name, value in (("start", start), ("size", size)):
+            if abstract_of(value).shape != abstract_of(shape).shape:
+                raise ShapeError(f"For {op}, shape.shape must equal to {name}.shape, but got "
+                                 f"shape.shape = {list(abstract_of(shape).shape)} and "
+                                 f"{name}.shape = {list(abstract_of(value).shape)}.")
+        if abstract_of(shape).shape != abstract_of(indices).shape[1:]:
+            raise ShapeError(f"For {op}, the shape must have one entry per column of indices, "
+                             f"but got {list(abstract_of(shape).shape)} and "
+                             f"{list(abstract_of(indices).shape)}.")
+        points = np.asarray(value_input(indices, op, "indices")).astype(np.int64)
+        dense, low, extent = (np.asarray(value_input(v, op, name)).astype(np.int64)
+                              for v, name in ((shape, "shape"), (start, "start"),
+                                              (size, "size")))
+        inside = np.all((points >= low) & (points < low + extent), axis=1)
+        kept = np.flatnonzero(inside)
+        out_shape = np.minimum(extent, np.maximum(dense - low, 0))
+        return (Tensor((points[kept] - low).reshape(-1, points.shape[1]).astype(np.int64)),
+                F.gather(values, Tensor(kept.astype(np.int64)), 0),
+                Tensor(out_shape.astype(np.int64)))
+
+
+__all__ += ["SparseSlice"]

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape, is_tensor
+from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape
+from cellgraph.ops.function.array_func.segment import _segment_sum
 from cellgraph.ops.function.array_func.shape import swapaxes
-from cellgraph.ops.function.math_func.elementwise import _as_float, isnan
+from cellgraph.ops.function.math_func.elementwise import _as_float, isfinite, isnan
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import linalg_ops as L
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError
-from cellgraph.primitives.nn_functional import cumsum, one_hot, reduce_prod
+from cellgraph.primitives.nn_functional import cumsum, reduce_prod
 
 __all__ = ["addn", "all", "any", "count_nonzero", "cov", "cumprod", "diff", "histc", "logcumsumexp",
            "logsumexp", "nansum", "norm", "reduce_max", "reduce_mean", "reduce_min",
@@ -184,23 +186,33 @@ def logcumsumexp(input, axis):
 
 
 def histc(input, bins=100, min=0.0, max=0.0):
-    """Counts of the elements in `bins` equal bins over [min, max] (the data's own range when
-    both are 0); elements outside are not counted."""
-    x = F.reshape(_as_float(input), (-1,))
+    """Counts of the elements in `bins` equal bins over [min, max], in the input's dtype
+    (float32 for float16), as MindSpore's Histogram kernel counts them: where min == max, the data's own range, widened
+    by 1 on each side where that is one value; elements outside are not counted, one at the
+    top edge falls in the last bin. A range that is not finite (NaN data) is ValueError when
+    it runs."""
     if bins <= 0:
         raise ArgumentValueError(f"histc: `bins` must be positive, got {bins}")
     if min > max:
         raise ArgumentValueError(f"histc: `min` ({min}) must not exceed `max` ({max})")
-    low, high = (F.reduce_min(x), F.reduce_max(x)) if min == max == 0 else (min, max)
-    width = M.sub(high, low)
-    width = M.select(M.equal(width, 0), A.ones_like(width), width) if is_tensor(width) else (
-        width or 1.0)
-    index = F.cast(R.floor(M.mul(M.div(M.sub(x, low), width), float(bins))), dt.int32)
-    index = M.select(M.equal(x, high), F.fill(dt.int32, abstract_of(index).shape, bins - 1), index)
+    dtype = abstract_of(input).dtype
+    x = F.reshape(F.cast(input, dt.float64 if dtype in (dt.int32, dt.int64, dt.float64)
+                         else dt.float32), (-1,))
+    if min == max:
+        low, high = F.reduce_min(x), F.reduce_max(x)
+        same = M.equal(low, high)
+        low, high = M.select(same, M.sub(low, 1.0), low), M.select(same, M.add(high, 1.0), high)
+        finite = F.cast(M.logical_not(isfinite(F.stack([low, high], 0))), dt.int32)
+        check_range(F.reduce_sum(finite), low=0, high=1, what="count of range ends not finite",
+                    op="Histogram", error="value")
+    else:
+        low, high = float(min), float(max)
+    position = F.cast(R.floor(M.mul(M.div(M.sub(x, low), M.sub(high, low)), float(bins))),
+                      dt.int32)
+    position = M.minimum(M.maximum(position, 0), bins - 1)
     inside = M.logical_and(M.greater_equal(x, low), M.less_equal(x, high))
-    counts = F.reduce_sum(M.mul(one_hot(index, bins, 1.0, 0.0),
-                                F.expand_dims(F.cast(inside, dt.float32), -1)), (0,), False)
-    return F.cast(counts, abstract_of(x).dtype)
+    counts = _segment_sum(F.cast(inside, dt.int32), position, bins)
+    return F.cast(counts, dt.float32 if dtype == dt.float16 else dtype)
 
 
 def all(input, axis=None, keep_dims=False):

@@ -19,6 +19,8 @@ from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
 from cellgraph.primitives.random_ops import draw_uniform, op_seeds
+from cellgraph.runtime.rng import MinstdEngine, generator
+from cellgraph.runtime.std_shuffle import shuffle
 
 __all__: list[str] = []  # the classes of ops.operations call these
 
@@ -33,8 +35,8 @@ def _ratios(op: str, pooling_ratio) -> tuple:
 
 def pooling_sequence(op: str, length: int, ratio: float, pseudo_random: bool, key):
     """The int64 bounds (out + 1,) of the windows of an axis of `length` cells; `key` the
-    stream they are drawn from, or a NumPy Generator for windows fixed when the graph is built
-    (`deterministic`)."""
+    stream they are drawn from, or an int seed for windows fixed when the graph is built
+    (`deterministic`: MindSpore's kernel's, `kernel_sequence`)."""
     out = int(length / ratio)
     if out < 1:
         raise ShapeError(f"For '{op}', the pooling ratio {ratio} leaves no window of an axis "
@@ -42,13 +44,9 @@ def pooling_sequence(op: str, length: int, ratio: float, pseudo_random: bool, ke
     if length % out == 0:
         return F.cast(np.arange(out + 1, dtype=np.int64) * (length // out), dt.int64)
     alpha, k = length / out, length // out
-    if isinstance(key, np.random.Generator):
-        draw = key.random(out)
-        if pseudo_random:
-            draw = np.full(out, draw[0])
-        key_draw = F.cast(draw, dt.float64)
-    else:
-        key_draw = draw_uniform((out,), dt.float64, key)
+    if isinstance(key, int):
+        return F.cast(kernel_sequence(length, out, pseudo_random, key), dt.int64)
+    key_draw = draw_uniform((out,), dt.float64, key)
     if pseudo_random:
         max_u = min((k + 2) / alpha - 1, (length + 1 - k) / alpha - (out - 1))
         u = F.mul(key_draw[0], max_u)
@@ -63,6 +61,23 @@ def pooling_sequence(op: str, length: int, ratio: float, pseudo_random: bool, ke
     return F.concat((F.cast(np.array([0], np.int64), dt.int64), cumsum(shuffled, 0)), 0)
 
 
+def kernel_sequence(length: int, out: int, pseudo_random: bool, seed: int) -> np.ndarray:
+    """The bounds MindSpore's CPU kernel draws for an axis from a `std::default_random_engine`
+    made afresh from `seed`: window sizes k + 1 (the remainder's) then k, put in order by
+    libstdc++'s std::shuffle; or, pseudo-random, bounds ceil(alpha * (i + u)) - 1 with u one
+    canonical double times the largest u keeping every size k or k + 1."""
+    engine = MinstdEngine(seed)
+    alpha, k = length / out, length // out
+    if pseudo_random:
+        max_u = min((k + 2) / alpha - 1, (length + 1 - k) / alpha - (out - 1))
+        u = engine.canonical() * max_u
+        inner = [int(np.ceil(alpha * (i + u))) - 1 for i in range(1, out)]
+        return np.array([0, *inner, length], np.int64)
+    sizes = [k + 1] * (length % out) + [k] * (out - length % out)
+    shuffle(sizes, engine)
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+
 def _membership(bounds, length: int, overlapping: bool, dtype):
     """(out, length): 1 where cell j lies in window i."""
     cells = F.cast(np.arange(length, dtype=np.int64)[None, :], dt.int64)
@@ -75,12 +90,15 @@ def _membership(bounds, length: int, overlapping: bool, dtype):
 
 def _sequences(op, x, pooling_ratio, pseudo_random, deterministic, seed, seed2):
     """The row and column bounds: drawn at each run from the (seed, seed2) stream, or the
-    global generator when both are 0; with `deterministic`, drawn once when the graph is built
-    from a NumPy generator seeded with (seed, seed2), so every call pools the same windows (a
-    fixed pooling region, as the flag asks; not MindSpore's draws)."""
+    global generator when both are 0; with `deterministic`, MindSpore's kernel's, fixed when
+    the graph is built: from `seed` (`seed2` where seed is 0; where both are, one drawn from
+    the global generator), each axis from an engine of its own."""
     shape = _check_shape(op, abstract_of(x).shape)
     ratio = _ratios(op, pooling_ratio)
-    key = np.random.default_rng([seed, seed2]) if deterministic else op_seeds(seed, seed2, op)
+    if deterministic:
+        key = int(seed or seed2 or generator().integers(1, 2**31 - 1))
+    else:
+        key = op_seeds(seed, seed2, op)
     rows = pooling_sequence(op, shape[1], ratio[1], pseudo_random, key)
     cols = pooling_sequence(op, shape[2], ratio[2], pseudo_random, key)
     return rows, cols
