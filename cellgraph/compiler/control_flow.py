@@ -13,6 +13,7 @@ import numbers
 import gast
 import numpy as np
 
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, CompileError, DTypeError, ShapeError
@@ -331,6 +332,12 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
     labels = list(labels) + [_target_label(p) for p in params]
     then_values = list(then_values) + [then_branch.final_value(p) for p in params]
     else_values = list(else_values) + [else_branch.final_value(p) for p in params]
+    # two different functions or Cells (`f if x < 5 else k`): the one picked when the graph
+    # runs is called then, each in its branch (a Choice, as a tuple indexed by a Tensor)
+    callables = {i: [ve, vt] for i, (vt, ve) in enumerate(zip(then_values, else_values))
+                 if _distinct_callables(vt, ve)}
+    for i in callables:
+        then_values[i] = else_values[i] = None
     pairs, trees = _pair_leaves(labels, then_values, else_values, loc,
                                 (then_branch, else_branch))
     unified = [_unify_leaf(label, a, b, loc, then_branch, else_branch)
@@ -345,7 +352,19 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
         merged.append(unflatten(tree, values))
     for param, value in zip(params, merged[n_values:]):
         current_builder().record_update(param, value)
+    if callables:
+        from .choice import Choice
+
+        picked = F.cast(test, dt.int32)
+        for i, items in callables.items():
+            merged[i] = Choice(items, picked, loc)
     return merged[:n_values]
+
+
+def _distinct_callables(a, b) -> bool:
+    """Two different functions, Cells or other callables that are no graph values."""
+    return (a is not b and callable(a) and callable(b) and not is_tensor_like(a)
+            and not is_tensor_like(b) and not isinstance(a, type) and not isinstance(b, type))
 
 
 # ----- if --------------------------------------------------------------------------------------

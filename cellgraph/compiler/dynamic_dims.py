@@ -20,21 +20,24 @@ from cellgraph.primitives.errors import ShapeError
 from . import codegen
 
 
-def _set_dims_type(x: TensorType, shape: tuple) -> TensorType:
+def _set_dims_type(x: TensorType, shape: tuple, weak: bool = False) -> TensorType:
+    """`weak`: the value is a Python number known only at run time (a variable scalar), which
+    takes the other operand's dtype in arithmetic as a Python number does."""
     if len(shape) != x.ndim or any(a is not None and b is not None and a != b
                                    for a, b in zip(x.shape, shape)):
         raise ShapeError(f"SetDims: a value of shape {fmt_shape(x.shape)} cannot be typed as "
                          f"{fmt_shape(shape)}")
-    return TensorType(tuple(shape), x.dtype)
+    return TensorType(tuple(shape), x.dtype, weak)
 
 
 set_dims_p = Primitive("set_dims", _set_dims_type, label="SetDims",
                        structural=True)  # generated as an assignment, no kernel
-set_dims_p.def_bprop(lambda x, out, dout, shape: (set_dims_p(dout, shape=abstract_of(x).shape),))
+set_dims_p.def_bprop(lambda x, out, dout, shape, weak=False:
+                     (set_dims_p(dout, shape=abstract_of(x).shape),))
 
 
 @set_dims_p.def_batch
-def _set_dims_batch(args, dims, shape):
+def _set_dims_batch(args, dims, shape, weak=False):
     from cellgraph.primitives.batching import to_front
 
     x = to_front(args[0], dims[0])

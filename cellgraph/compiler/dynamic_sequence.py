@@ -83,7 +83,9 @@ def variable_scalar(value) -> RuntimeScalar:
         value = F.cast(value, dt.float32)
     elif value.aval.dtype.is_int and value.aval.dtype != dt.int64:
         value = F.cast(value, dt.int64)
-    out = set_dims_p(value, shape=())  # a new graph value: the class of `value` is kept
+    # a new graph value (the class of `value` is kept), weakly typed: in arithmetic with a
+    # Tensor it takes the Tensor's dtype, as MindSpore's scalars do (`n * x`, n mutable)
+    out = set_dims_p(value, shape=(), weak=True)
     out.__class__ = RuntimeScalar
     if isinstance(origin, Tracer):  # a value input reads through it (an inner graph's input)
         dtype = out.aval.dtype.np

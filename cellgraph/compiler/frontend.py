@@ -415,7 +415,13 @@ class Interpreter:
                     before[name] = value
         return before
 
+    def _refuse_loop_else(self, node, kind: str) -> None:
+        if node.orelse:  # MindSpore's parser refuses `for ... else` and `while ... else`
+            raise CompileError(f"The '{kind}...else...' statement is not supported now.",
+                               self.info.loc(node.orelse[0]))
+
     def stmt_For(self, node):
+        self._refuse_loop_else(node, "for")
         before = self._vars_before([node])
         try:
             self._run_for(node)
@@ -423,9 +429,12 @@ class Interpreter:
             definedness.mark_loop(self.scope.vars, before, node, "for", self.info)
 
     def _run_for(self, node):
+        iterable = self.eval(node.iter)
+        sequence = getattr(iterable, "runtime_sequence", None)
+        if sequence is not None and sequence.items is None:
+            return self._run_runtime_for(node, iterable)
         node, flags = loop_exits.lower_loop_exits(node)
         self.scope.vars.update(dict.fromkeys(flags, False))
-        iterable = self.eval(node.iter)
         if isinstance(iterable, Tracer):
             iterable = self.at_node(node.iter, lambda: list(iterable))  # its rows
         self.loop_depth += 1
@@ -445,7 +454,35 @@ class Interpreter:
             self.loop_depth -= 1
         self.exec_block(node.orelse)
 
+    def _run_runtime_for(self, node, sequence):
+        """`for x in seq` over a sequence whose length is known only when the graph runs
+        (`range(n)` of a mutable n, a dynamic-length list): a Tensor `while` over its
+        positions, as MindSpore's graphs run it.
+
+            for x in seq: body   ->   i = 0
+                                      while i < len(seq): x = seq[i]; i = i + 1; body
+        """
+        tag = f"{id(node):x}"  # names no user code can write (they start with a dot)
+        items, count, index = f".seq{tag}", f".len{tag}", f".i{tag}"
+        self.scope.vars.update({items: sequence, count: sequence.runtime_sequence.length(), index: 0})
+
+        def name(n, ctx=None):
+            return gast.Name(n, ctx or gast.Load(), None, None)
+
+        step = [gast.Assign([node.target], gast.Subscript(name(items), name(index),
+                                                          gast.Load())),
+                gast.Assign([name(index, gast.Store())],
+                            gast.BinOp(name(index), gast.Add(), gast.Constant(1, None)))]
+        loop = gast.While(gast.Compare(name(index), [gast.Lt()], [name(count)]),
+                          [gast.copy_location(s, node) for s in step] + list(node.body), [])
+        gast.copy_location(loop, node)
+        for part in gast.walk(loop):
+            if not hasattr(part, "lineno"):
+                gast.copy_location(part, node)
+        self.stmt_While(loop)
+
     def stmt_While(self, node):
+        self._refuse_loop_else(node, "while")
         before = self._vars_before(node.body)
         try:
             self._run_while(node)

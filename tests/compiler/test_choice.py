@@ -157,3 +157,29 @@ def test_in_with_tensor_items_and_a_python_value():
 
     with pytest.raises(TypeError, match="argument of type 'int' is not iterable"):
         IntIn()(1, 2)
+
+
+@ms.jit
+def _pick_and_call(x):
+    def f(v):
+        return v + 3
+
+    def k(v):
+        return v - 1
+
+    def g(v):
+        if v < 5:
+            return f
+        return k
+
+    return g(x)(x)
+
+
+def test_a_tensor_if_that_returns_one_of_two_functions():
+    """`if x < 5: return f` / `return k` with a Tensor x: the function picked when the graph
+    runs is called (MindSpore 2.10's values, its gradients too)."""
+    assert _pick_and_call(Tensor([10], ms.int32)).asnumpy().tolist() == [9]
+    assert _pick_and_call(Tensor([1], ms.int32)).asnumpy().tolist() == [4]
+    grad = ms.grad(lambda x: _pick_and_call(x) * x)
+    assert grad(Tensor([2.0])).asnumpy().tolist() == [7.0]
+    assert grad(Tensor([7.0])).asnumpy().tolist() == [13.0]

@@ -753,3 +753,21 @@ def test_updates_under_a_tensor_while_are_carried():
     net = Loop()
     net(t(3.0))
     assert float(net.p.asnumpy()) == 3.0
+
+
+WHILE_ELSE = "while x > y:\n        y += x\n        break\n    else:\n        y = x + 6\n"
+FOR_ELSE = "for _ in range(2):\n        y += x\n    else:\n        y = x + 6\n"
+
+
+@pytest.mark.parametrize("loop", [WHILE_ELSE, FOR_ELSE])
+def test_loop_else_is_refused_as_mindspore_refuses_it(tmp_path, loop):
+    """MindSpore's parser refuses `while ... else` and `for ... else` (RuntimeError)."""
+    source = f"def f(x, y):\n    {loop}    return y\n"
+    path = tmp_path / "loop_else.py"
+    path.write_text(source)
+    namespace = {}
+    exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - the test's own source
+    kind = "while" if loop.startswith("while") else "for"
+    with pytest.raises(RuntimeError, match=rf"The '{kind}\.\.\.else\.\.\.' statement is not "
+                                           r"supported now\."):
+        ms.jit(namespace["f"])(Tensor([0], ms.int32), Tensor([2], ms.int32))

@@ -415,3 +415,39 @@ def test_concat_and_stack_of_a_dynamic_length_tuple_and_its_gradient():
 
     grads = ms.ops.GradOperation()(Concat())(ints)
     assert [g.asnumpy().tolist() for g in grads] == [[1], [1], [1]]
+
+
+def test_a_for_loop_over_a_range_known_at_run_time_and_weak_scalars():
+    """`for i in range(1, n)` with a mutable n runs as a Tensor loop (MindSpore 2.10's values,
+    its gradient too), and a mutable number in arithmetic with a Tensor takes the Tensor's
+    dtype, as a Python number does."""
+    @ms.jit
+    def scaled(n, v):
+        return n * 3 * v, n * v
+
+    tripled, once = scaled(mutable(2), Tensor([1], ms.int32))
+    assert tripled.dtype == ms.int32 and tripled.asnumpy().tolist() == [6]
+    assert once.dtype == ms.int32 and once.asnumpy().tolist() == [2]
+
+    @ms.jit
+    def product(n, v):
+        for i in range(1, n):
+            v = i * v
+        return v
+
+    assert product(mutable(4), Tensor([1], ms.int32)).asnumpy().tolist() == [6]
+    assert product(mutable(6), Tensor([1], ms.int32)).asnumpy().tolist() == [120]
+
+    def fori_loop(lower, upper, body, value):
+        upper = mutable(upper)
+        for i in range(lower, upper):
+            value = body(i, value)
+        return value
+
+    @ms.jit
+    def run(x):
+        return fori_loop(1, 100, lambda i, v: i * 3 * v * v, x)
+
+    assert run(Tensor([1], ms.int32)).asnumpy().tolist() == [0]  # MindSpore's (int32 wraps)
+    grads = ms.ops.GradOperation(get_all=True)(run)(Tensor([1], ms.int32))
+    assert grads[0].asnumpy().tolist() == [0]
