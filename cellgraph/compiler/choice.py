@@ -23,6 +23,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
+from . import control_flow
 from .builder import Tracer, is_tensor_like
 
 
@@ -88,8 +89,7 @@ class Choice:
         return self.call(lambda item, a, k: item(*a, **k), list(args), kwargs)
 
     def _chain(self, k: int, use):
-        from .control_flow import Branch, emit_switch
-
+        Branch, emit_switch = control_flow.Branch, control_flow.emit_switch
         if k == len(self.items) - 1:
             return use(self.items[k])
         then_branch = Branch(f"choice{k}", self.loc)
@@ -105,6 +105,9 @@ class Choice:
 
     def __repr__(self) -> str:
         return f"Choice({len(self.items)} items)"
+
+
+control_flow.make_choice = Choice  # a Tensor `if` that gives one of two functions
 
 
 def switch(cond, true_value, false_value):

@@ -353,12 +353,14 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
     for param, value in zip(params, merged[n_values:]):
         current_builder().record_update(param, value)
     if callables:
-        from .choice import Choice
-
         picked = F.cast(test, dt.int32)
         for i, items in callables.items():
-            merged[i] = Choice(items, picked, loc)
+            merged[i] = make_choice(items, picked, loc)
     return merged[:n_values]
+
+
+# choice.Choice (choice.py sets it: it builds its switches with this module's emit_switch)
+make_choice = None
 
 
 def _distinct_callables(a, b) -> bool:
@@ -606,7 +608,7 @@ def _carried_leaves(names, trees, new_values, avals, builder: Builder, loc):
     leaves = []
     for n, (tree, count), value in zip(names, trees, new_values):
         new, new_tree = flatten(value, _is_leaf)
-        if new_tree != tree:
+        if not _same_structure(new_tree, tree):
             raise CompileError(f"loop-carried variable `{n}` changes structure inside the "
                                f"`while` loop ({_describe(value)})", loc)
         leaves += new
@@ -625,12 +627,20 @@ def _carried_leaves(names, trees, new_values, avals, builder: Builder, loc):
     return out
 
 
+def _same_structure(a, b) -> bool:
+    """Whether two value trees nest alike, a `mutable` tuple, list or dict matching a plain
+    one (a loop that rebuilds a mutable tuple with make_tuple carries the same structure)."""
+    if a.kind != b.kind or a.static != b.static or len(a.children) != len(b.children):
+        return False
+    return all(_same_structure(x, y) for x, y in zip(a.children, b.children))
+
+
 def _loop_join(initial, value):
     """`initial` retyped so that it can also hold `value` (the dims that differ become dynamic),
     or None when it already can, or cannot at all (the loop reports that when it is emitted)."""
     init_leaves, tree = flatten(initial, _is_leaf)
     new_leaves, new_tree = flatten(value, _is_leaf)
-    if tree != new_tree:
+    if not _same_structure(tree, new_tree):
         return None
     out, changed = [], False
     for a, b in zip(init_leaves, new_leaves):

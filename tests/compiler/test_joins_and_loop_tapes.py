@@ -148,3 +148,21 @@ def test_a_scalar_and_a_one_element_vector_join():
     assert Branches()(Tensor([0, 0])).asnumpy().tolist() == [True]
     assert Grows()(Tensor([0], ms.int32), Tensor(2, ms.int32)).asnumpy().tolist() == [5]
     assert Grows()(Tensor([5], ms.int32), Tensor(2, ms.int32)).asnumpy().tolist() == [2]
+
+
+def test_a_mutable_tuple_rebuilt_in_a_tensor_loop():
+    """A loop that rebuilds a `mutable` tuple with make_tuple carries the same structure
+    (MindSpore 2.10's values)."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Rebuild(nn.Cell):
+        def construct(self, x, y, z):
+            while ops.less(x, y):
+                z = ops.make_tuple(ops.add(ops.tuple_getitem(z, 0), 3),
+                                   ops.add(ops.tuple_getitem(z, 1), 2))
+                x = ops.add(x, 1)
+            return z
+
+    z = ms.mutable((Tensor([8], ms.int32), Tensor([4], ms.int32)))
+    first, second = Rebuild()(Tensor([2], ms.int32), Tensor([4], ms.int32), z)
+    assert first.asnumpy().tolist() == [14] and second.asnumpy().tolist() == [8]
