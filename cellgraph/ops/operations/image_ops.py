@@ -29,6 +29,18 @@ CropAndResize = define_class("CropAndResize", crop_and_resize,
                              {"method": "bilinear", "extrapolation_value": 0.0}, module=__name__)
 
 
+
+def _check_operand_types(op: str, operands) -> None:
+    """Each (name, value, allowed dtypes) operand is a Tensor of one of its dtypes, else
+    MindSpore's TypeError for the primitive `op`."""
+    for name, value, allowed in operands:
+        if not is_tensor(value) or abstract_of(value).dtype not in allowed:
+            got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
+                type(value).__name__
+            listed = ", ".join(f"Tensor[{d}]" for d in allowed)
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{{listed}}}, but got {got}.")
+
 class ResizeBicubic(PrimitiveClass):
     """`ops.ResizeBicubic(align_corners=False, half_pixel_centers=False)(images, size)`:
     (N, C, H, W) images resized bicubically to `size` (an int32 Tensor (height, width))."""
@@ -201,14 +213,8 @@ class ResizeArea(PrimitiveClass):
 
     def __call__(self, images, size):
         op = "ResizeArea"
-        for name, value, allowed in (("images", images, _AREA_DTYPES),
-                                     ("size", size, (dt.int32,))):
-            if not is_tensor(value) or abstract_of(value).dtype not in allowed:
-                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
-                    type(value).__name__
-                listed = ", ".join(f"Tensor[{d}]" for d in allowed)
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{{listed}}}, but got {got}.")
+        _check_operand_types(op, (("images", images, _AREA_DTYPES),
+                                  ("size", size, (dt.int32,))))
         shape = abstract_of(images).shape
         if len(shape) != 4:
             raise ArgumentValueError(f"For '{op}', the dimension of 'images' must be 4, but got "
@@ -394,16 +400,10 @@ class NonMaxSuppressionWithOverlaps(PrimitiveClass):
     def __call__(self, overlaps, scores, max_output_size, overlap_threshold, score_threshold):
         op = "NonMaxSuppressionWithOverlaps"
         floats = (dt.float16, dt.float32, dt.float64)
-        for name, value, allowed in (("overlaps", overlaps, floats), ("scores", scores, floats),
-                                     ("max_output_size", max_output_size, (dt.int32,)),
-                                     ("overlap_threshold", overlap_threshold, floats),
-                                     ("score_threshold", score_threshold, floats)):
-            if not is_tensor(value) or abstract_of(value).dtype not in allowed:
-                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
-                    type(value).__name__
-                listed = ", ".join(f"Tensor[{d}]" for d in allowed)
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{{listed}}}, but got {got}.")
+        _check_operand_types(op, (("overlaps", overlaps, floats), ("scores", scores, floats),
+                                  ("max_output_size", max_output_size, (dt.int32,)),
+                                  ("overlap_threshold", overlap_threshold, floats),
+                                  ("score_threshold", score_threshold, floats)))
         count = abstract_of(scores).shape
         if len(count) != 1 or abstract_of(overlaps).shape != (count[0], count[0]):
             raise ArgumentValueError(f"For primitive[{op}], overlaps must be (N, N) and scores "
@@ -526,15 +526,9 @@ class ScaleAndTranslate(PrimitiveClass):
         op = "ScaleAndTranslate"
         images_dtypes = (dt.int8, dt.int16, dt.int32, dt.int64, dt.float16, dt.float32,
                          dt.float64)
-        for name, value, allowed in (("images", images, images_dtypes), ("size", size, (dt.int32,)),
-                                     ("scale", scale, (dt.float32,)),
-                                     ("translation", translation, (dt.float32,))):
-            if not is_tensor(value) or abstract_of(value).dtype not in allowed:
-                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
-                    type(value).__name__
-                listed = ", ".join(f"Tensor[{d}]" for d in allowed)
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{{listed}}}, but got {got}.")
+        _check_operand_types(op, (("images", images, images_dtypes), ("size", size, (dt.int32,)),
+                                  ("scale", scale, (dt.float32,)),
+                                  ("translation", translation, (dt.float32,))))
         shape = abstract_of(images).shape
         if len(shape) != 4:
             raise ArgumentValueError(f"For '{op}', the rank of 'images' must be 4, but got "
