@@ -13,6 +13,7 @@ import numbers
 import gast
 import numpy as np
 
+from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
@@ -635,6 +636,17 @@ def _same_structure(a, b) -> bool:
     return all(_same_structure(x, y) for x, y in zip(a.children, b.children))
 
 
+def _broadcasts_up(a, b) -> bool:
+    """Whether `a` broadcasts to `b`, a static shape of higher rank, in the same dtype."""
+    a, b = a.strong(), b.strong()
+    if a.dtype != b.dtype or a.ndim >= b.ndim or None in b.shape or None in a.shape:
+        return False
+    try:
+        return np.broadcast_shapes(a.shape, b.shape) == tuple(b.shape)
+    except ValueError:
+        return False
+
+
 def _loop_join(initial, value):
     """`initial` retyped so that it can also hold `value` (the dims that differ become dynamic),
     or None when it already can, or cannot at all (the loop reports that when it is emitted)."""
@@ -647,6 +659,12 @@ def _loop_join(initial, value):
         joined = None
         if is_tensor_like(a) and is_tensor_like(b):
             joined = dynamic_dims.join(abstract_of(a), abstract_of(b))
+            if joined is None and _broadcasts_up(abstract_of(a), abstract_of(b)):
+                # a value the body broadcasts to a higher rank (`out = out + w`, out (1,) and
+                # w (2, 2, 2)): it enters the loop broadcast, as its first trip would make it
+                out.append(A.broadcast_to(a, shape=tuple(abstract_of(b).shape)))
+                changed = True
+                continue
         if joined is None or joined == abstract_of(a).strong():
             out.append(a)
         else:

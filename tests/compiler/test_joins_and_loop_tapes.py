@@ -166,3 +166,34 @@ def test_a_mutable_tuple_rebuilt_in_a_tensor_loop():
     z = ms.mutable((Tensor([8], ms.int32), Tensor([4], ms.int32)))
     first, second = Rebuild()(Tensor([2], ms.int32), Tensor([4], ms.int32), z)
     assert first.asnumpy().tolist() == [14] and second.asnumpy().tolist() == [8]
+
+
+def test_a_loop_carried_value_broadcast_to_a_higher_rank():
+    """`out = out + w` in a Tensor loop, out of shape (1,) and w (2, 2, 2): the value enters
+    the loop broadcast (MindSpore 2.10's values and gradients, loop run or not)."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Accumulate(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.param = Parameter(Tensor(np.arange(8, dtype=np.float32).reshape(2, 2, 2)),
+                                   name="weight")
+            self.zero = Tensor(np.zeros(1, np.float32))
+
+        def construct(self, idx, end, x):
+            out = self.zero
+            while idx < end:
+                if ops.ReduceMax()(out) < ops.ReduceMax()(x):
+                    out = out + self.param * 2
+                else:
+                    out = out + self.param
+                idx = idx + 1
+            return out + self.param
+
+    x = Tensor(np.ones(1, np.float32))
+    for end, value, grad in ((3, 5.0, 5.0), (0, 1.0, 1.0)):
+        net = Accumulate()
+        args = (Tensor(np.array(0, np.int32)), Tensor(np.array(end, np.int32)), x)
+        np.testing.assert_array_equal(net(*args).asnumpy().ravel(), np.arange(8) * value)
+        grads = ops.GradOperation(get_by_list=True)(net, net.trainable_params())(*args)
+        np.testing.assert_array_equal(grads[0].asnumpy(), np.full((2, 2, 2), grad))
