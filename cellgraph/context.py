@@ -22,8 +22,10 @@ GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 # jit_syntax_level: how much Python MindSpore's graph compiler accepts (STRICT: its static
 # graph syntax only; COMPATIBLE: also its interpreted fallbacks; LAX: as much Python as it
-# can). cellgraph checks the value and keeps it; its front end compiles the same way at every
-# level (constant Python evaluated when the graph is built, Tensor operations traced).
+# can). cellgraph's front end compiles the same way at every level (constant Python evaluated
+# when the graph is built, Tensor operations traced), except where MindSpore's levels give a
+# program different results: below LAX `Tensor.asnumpy` in a graph is an AttributeError, and
+# at STRICT a dict a construct returns comes back as the tuple of its values.
 STRICT, COMPATIBLE, LAX = 0, 1, 2
 SYNTAX_LEVELS = {"STRICT": STRICT, "COMPATIBLE": COMPATIBLE, "LAX": LAX}
 
@@ -183,6 +185,9 @@ def set_context(**kwargs) -> None:
             _set_call_depth(value)
         elif key == "jit_syntax_level":
             check_syntax_level(value, "set_context", SYNTAX_LEVELS.values())
+            from cellgraph.compiler.compile_context import SYNTAX_SETTINGS
+
+            SYNTAX_SETTINGS.level = value
         elif key == "device_id":
             if not 0 <= value <= 4095:
                 raise ArgumentValueError(f"For 'context.set_context', the argument 'device_id' "

@@ -6,6 +6,7 @@ import functools
 
 from cellgraph import context, log
 from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.compile_context import STRICT
 from cellgraph.compiler.frontend import (
     KeywordOnlyCall,
     keyword_arguments,
@@ -21,13 +22,15 @@ from cellgraph.transform import user_loc
 class JitFunction:
     """A function compiled once per input signature; inlined when called inside a graph."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, fullgraph: bool = False):
         if not callable(fn):  # the sentence of grad, vmap and the other transforms
             raise DTypeError(f"For 'jit', the first argument must be a 'Function' or 'Cell', "
                              f"but got {type(fn).__name__} {fn!r:.60}", user_loc())
         functools.update_wrapper(self, fn)
         self.fn = fn
         self._cache = GraphCache(graph_print=True)
+        if fullgraph:  # MindSpore compiles a fullgraph jit at jit_syntax_level STRICT
+            self._cache.syntax_level = STRICT
 
     def __call__(self, *args, **kwargs):
         if current_builder() is not None:
@@ -113,8 +116,8 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
                            else ""))
             del options[name]
     if function is None:
-        return lambda f: JitFunction(f)
-    return JitFunction(function)
+        return lambda f: JitFunction(f, fullgraph)
+    return JitFunction(function, fullgraph)
 
 
 ms_function = jit

@@ -13,6 +13,7 @@ to be differentiated again.
 """
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from dataclasses import dataclass, field, replace
@@ -34,6 +35,29 @@ class LoopSettings:
 
 
 LOOP_SETTINGS = LoopSettings()
+
+STRICT, COMPATIBLE, LAX = 0, 1, 2  # MindSpore's jit_syntax_level values
+
+
+class SyntaxSettings:
+    """`set_context(jit_syntax_level=...)`: the level a graph compiles at unless its Cell's
+    JitConfig, its jit's `fullgraph` or MindSpore's environment variable says otherwise."""
+
+    def __init__(self):
+        self.level = LAX
+
+
+SYNTAX_SETTINGS = SyntaxSettings()
+
+
+def syntax_level(configured: int | None = None) -> int:
+    """The jit_syntax_level a compile uses: MS_DEV_JIT_SYNTAX_LEVEL ('0' STRICT, '1'
+    COMPATIBLE, '2' LAX) first, as MindSpore reads it; then the callable's own (`configured`);
+    then set_context's."""
+    env = os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL", "").strip()
+    if env in ("0", "1", "2"):
+        return int(env)
+    return SYNTAX_SETTINGS.level if configured is None else configured
 
 
 class CallDepth:
@@ -76,6 +100,9 @@ class CompileContext:
         the compile began turns it off).
     graph_print: `print` writes as MindSpore's Print operator does whatever the mode (a `jit`
         function's graph; print_op.py).
+    syntax_level: MindSpore's jit_syntax_level (`syntax_level()`): below LAX a Tensor's
+        `asnumpy` is refused in a graph, and at STRICT a construct's dict result comes back as
+        the tuple of its values.
     shard_ranks: the number of ranks the shard_operators pass splits sharded operators over
         (sharding.py); 1 (not in semi_auto_parallel mode, or one process): no sharding.
     rewrites: the optimiser's rule table (optimize.REWRITES when None).
@@ -97,6 +124,7 @@ class CompileContext:
     overlap_collectives: bool = True
     graph_print: bool = False
     shard_ranks: int = 1
+    syntax_level: int = LAX
     rewrites: dict | None = field(default=None, compare=False)
     calls: list = field(default_factory=list, compare=False, repr=False)
     compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,

@@ -55,7 +55,7 @@ from . import (
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
 )
 from .builder import AssignedConstant, Tracer, current_builder, is_parameter, is_tensor_like
-from .compile_context import CALL_DEPTH
+from .compile_context import CALL_DEPTH, LAX
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .method_calls import check_method_call
 from .scope import (
@@ -711,6 +711,13 @@ class Interpreter:
         forbidden = forbidden_method(obj, node.attr)
         if forbidden is not None:  # a method MindSpore's graphs refuse on a Tensor or Parameter
             raise CompileError(forbidden, self.info.loc(node))
+        if node.attr == "asnumpy" and isinstance(obj, Tracer) and \
+                _builder.compile_context().syntax_level < LAX:
+            raise AttributeLookupError(
+                f"In JIT strict mode, cannot get attributes asnumpy or the Tensor["
+                f"{obj.aval.dtype}] object has no attribute: 'asnumpy'. You can use "
+                f"os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to "
+                f"support the current syntax.", self.info.loc(node))
         getter = user_property_getter(obj, node.attr)
         if getter is not None:  # parsed like a method: its own reads are guarded one by one
             if is_guarded_owner(obj):

@@ -30,7 +30,8 @@ from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, Comp
 from . import builder as _builder
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .builder import Builder, ParameterArgument, compile_context, is_parameter, is_tensor_like
-from .compile_context import CompileContext
+from .compile_context import STRICT, CompileContext
+from .compile_context import syntax_level as resolve_syntax_level
 from .dynamic_sequence import has_dynamic_arguments, take_dynamic_arguments
 from .effects import RaiseSignal
 from .frontend import trace_call
@@ -45,7 +46,7 @@ from .passes import (
     shard_operators_pass,
     simplify_pass,
 )
-from .pytree import Tree, flatten, unflatten
+from .pytree import Tree, flatten, is_plain_dict, unflatten
 from .scope import is_cell
 from .sharding import check_parallel_job
 
@@ -140,6 +141,9 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
             inputs = take_dynamic_arguments(tuple(args), inputs)
         try:
             result = _python_scalars(trace_call(fn, inputs))
+            if builder.returns_arrays and is_plain_dict(result) and \
+                    builder.context.syntax_level == STRICT:
+                result = tuple(result.values())  # MindSpore's strict graphs return no dict
         except RaiseSignal:  # it raises on every path, when it runs (the raise node): no result
             result = None
         graph, captured = builder.finish(result)
@@ -226,19 +230,19 @@ def run_passes(graph: Graph, until: str | None = None, record=None,
 
 def compile_callable(fn, args: tuple, dump_dir: str | None = None,
                      name: str | None = None, keep_stages: bool = False,
-                     graph_print: bool = False) -> Compiled:
+                     graph_print: bool = False, syntax_level: int | None = None) -> Compiled:
     """Run the whole pipeline on `fn` specialised to `args`. The text of every stage is kept
     when `keep_stages` is set or `dump_dir` is given (printing is not free); `graph_print`:
     see CompileContext."""
     try:
-        return _compile(fn, args, dump_dir, name, keep_stages, graph_print)
+        return _compile(fn, args, dump_dir, name, keep_stages, graph_print, syntax_level)
     except CellgraphError as e:
         # The message carries the user's file, line and caret; the compiler's own frames
         # would only bury it, so the traceback ends here.
         raise e.with_traceback(None) from None
 
 
-def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
+def _compile(fn, args, dump_dir, name, keep_stages, graph_print, syntax_level=None) -> Compiled:
     stages = {}
     keep = keep_stages or bool(dump_dir)
 
@@ -246,7 +250,8 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
         if keep:
             stages[stage] = print_graph(graph)
 
-    ctx = CompileContext.from_settings(graph_print=graph_print)
+    ctx = CompileContext.from_settings(graph_print=graph_print,
+                                       syntax_level=resolve_syntax_level(syntax_level))
     with collect_guards() as guards:
         graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
     # after parsing, as MindSpore checks the parallel job after inferring the graph's types and

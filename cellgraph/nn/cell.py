@@ -679,8 +679,16 @@ class Cell(CellState, CellPrimitives):
         return dict(self.__dict__.get("_flags", {}))
 
     def set_jit_config(self, jit_config) -> None:
-        """Keep a JitConfig for inspection (`jit_config_dict`); compilation is the same."""
+        """Keep a JitConfig (`jit_config_dict`); its jit_syntax_level, when given, is the one
+        this Cell's graphs compile at (over set_context's; MindSpore's environment variable
+        MS_DEV_JIT_SYNTAX_LEVEL still comes first). Its other options tune MindSpore's own
+        compiler and change nothing here."""
         object.__setattr__(self, "_jit_config", jit_config)
+        level = getattr(jit_config, "jit_config_dict", {}).get("jit_syntax_level", "")
+        cache = self.__dict__.get("_graph_cache")
+        if cache is not None:
+            cache.syntax_level = context.SYNTAX_LEVELS[level] if level else None
+            cache.clear()  # graphs compiled at the level before
 
     @property
     def jit_config_dict(self) -> dict:

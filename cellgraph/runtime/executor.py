@@ -436,6 +436,9 @@ class GraphCache:
 
     def __init__(self, size: int = CACHE_SIZE, graph_print: bool = False):
         self.size, self.graph_print = size, graph_print
+        # the jit_syntax_level its callable asks for (a Cell's JitConfig, jit's fullgraph);
+        # None: set_context's (compile_context.syntax_level)
+        self.syntax_level = None
         _ALL_CACHES.add(self)
         self.entries: OrderedDict = OrderedDict()  # (backend name, signature) -> Executable
         self.flat: dict = {}  # flat_key(args) -> Executable, for all-Tensor calls
@@ -489,7 +492,8 @@ class GraphCache:
                 self.entries.move_to_end(sig)
                 return entry
             entry = Executable(compile_callable(fn, args, dump_dir, name,
-                                                graph_print=self.graph_print), get_backend())
+                                                graph_print=self.graph_print,
+                                                syntax_level=self.syntax_level), get_backend())
             arguments = entry.compiled.arguments
             read = frozenset(arguments.values) if arguments is not None else frozenset()
             if not read <= self.value_positions:  # new value inputs: keyed from now on

@@ -4,6 +4,7 @@ one inside another's) each see their own."""
 import threading
 
 import numpy as np
+import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn, ops
@@ -107,3 +108,47 @@ def test_mixed_precision_casts_pushed_while_tracing_stay_in_the_compile():
         assert parameter_cast_dtype() is dt.float16
     assert parameter_cast_dtype() is None
     assert seen_elsewhere == [None]  # another thread's eager code casts nothing
+
+
+def test_jit_syntax_levels_as_mindspore(monkeypatch):
+    """STRICT returns a construct's dict as the tuple of its values and, with COMPATIBLE,
+    refuses asnumpy in a graph (MindSpore 2.10's AttributeError); jit(fullgraph=True) is
+    STRICT, and MS_DEV_JIT_SYNTAX_LEVEL comes before a Cell's JitConfig."""
+    import cellgraph as ms
+    from cellgraph import Tensor, nn
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    monkeypatch.delenv("MS_DEV_JIT_SYNTAX_LEVEL", raising=False)
+
+    class Table(nn.Cell):
+        def construct(self):
+            return {"a": 1, "b": Tensor([2])}
+
+    class Host:
+        def double(self, x):
+            return 2 * x.asnumpy()
+
+    class UsesHost(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.host = Host()
+
+        def construct(self, x):
+            return self.host.double(x)
+
+    def configured(cell, level):
+        cell.set_jit_config(ms.JitConfig(jit_syntax_level=level))
+        return cell
+
+    out = configured(Table(), "STRICT")()
+    assert type(out) is tuple and out[0] == 1 and out[1].asnumpy().tolist() == [2]
+    assert type(configured(Table(), "COMPATIBLE")()) is dict
+    assert type(ms.jit(lambda: {"a": 1}, fullgraph=True)()) is tuple
+    assert type(ms.jit(lambda: {"a": 1})()) is dict
+    with pytest.raises(AttributeError, match="In JIT strict mode, cannot get attributes "
+                                             r"asnumpy or the Tensor\[Int64\]"):
+        configured(UsesHost(), "COMPATIBLE")(Tensor(2))
+    assert configured(UsesHost(), "LAX")(Tensor(2)) == 4
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
+    with pytest.raises(AttributeError):
+        configured(UsesHost(), "LAX")(Tensor(2))
