@@ -148,18 +148,43 @@ svd_p = Primitive("svd", _svd_type, label="Svd", params={"full_matrices": False}
 
 
 def _svd_bprop(a, out, dout, full_matrices):
-    """The reduced real SVD's adjoint (distinct singular values): with E_ij = s_j^2 - s_i^2,
-    dA = U [skew(U^T dU)/E S + S skew(V^T dV)/E + diag(ds)] V^T
-         + (I - U U^T) dU S^-1 V^T + U S^-1 dV^T (I - V V^T)."""
+    """The SVD's adjoint (distinct singular values). With full_matrices and a non-square input
+    the extra singular vectors enter as MindSpore's (TensorFlow's) rule has them, for inputs
+    whose sides differ by one (MindSpore's error beyond that)."""
     s, u, v = out
     *_, m, n = abstract_of(a).shape
-    k = min(m, n)
-    if full_matrices and m != n:
-        raise CompileError("Svd: the gradient of full_matrices=True for a non-square input is "
-                           "not defined (the extra singular vectors are arbitrary); use "
-                           "full_matrices=False")
     ds, du, dv = (d if d is not None else zeros_like(x) for d, x in zip(dout, out))
-    eye = np.eye(k, dtype=abstract_of(a).dtype.np)
+    if not full_matrices or m == n:
+        return (_reduced_svd_grad(s, u, v, ds, du, dv, m, n),)
+    if abs(m - n) > 1:
+        raise CompileError("For 'Svd' gradient, not support for abs(m - n) > 1 with "
+                           "full_matrices is True.")
+    wide = m < n  # work on the wide matrix (A^T when A is tall)
+    if not wide:
+        u, v, du, dv, m, n = v, u, dv, du, n, m
+    v1, dv1 = _columns(v, 0, m), _columns(dv, 0, m)
+    v2, dv2 = _columns(v, m, n), _columns(dv, m, n)
+    grad = _reduced_svd_grad(s, u, v1, ds, du, dv1, m, n)
+    s_col = expand_dims(s, axis=_new_axis(s, -1))
+    extra = matmul(div(matmul(v1, dv2, transpose_a=True), s_col), v2, transpose_b=True)
+    grad = sub(grad, matmul(u, extra))
+    return (grad if wide else _mT(grad),)
+
+
+def _columns(x, start: int, stop: int):
+    """x[..., start:stop]."""
+    from .array_ops import Slice, getitem
+
+    rank = abstract_of(x).ndim
+    return getitem(x, index=(Slice(None, None, None),) * (rank - 1) + (Slice(start, stop, None),))
+
+
+def _reduced_svd_grad(s, u, v, ds, du, dv, m, n):
+    """The reduced real SVD's adjoint (u m x k, v n x k): with E_ij = s_j^2 - s_i^2,
+    dA = U [skew(U^T dU)/E S + S skew(V^T dV)/E + diag(ds)] V^T
+         + (I - U U^T) dU S^-1 V^T + U S^-1 dV^T (I - V V^T)."""
+    k = min(m, n)
+    eye = np.eye(k, dtype=abstract_of(u).dtype.np)
     s2 = mul(s, s)
     gaps = _gaps(s2, eye)  # s_j^2 - s_i^2 off the diagonal, 1 on it (skew parts vanish there)
     s_row, s_col = expand_dims(s, axis=_new_axis(s, -2)), expand_dims(s, axis=_new_axis(s, -1))
@@ -172,7 +197,7 @@ def _svd_bprop(a, out, dout, full_matrices):
         grad = add(grad, matmul(div(sub(du, matmul(u, utdu)), s_row), v, transpose_b=True))
     if n > k:
         grad = add(grad, matmul(u, _mT(div(sub(dv, matmul(v, vtdv)), s_row))))
-    return (grad,)
+    return grad
 
 
 def _qr_type(a: TensorType, mode="reduced"):
