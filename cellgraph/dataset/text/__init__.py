@@ -31,7 +31,17 @@ from .transforms import (
     WhitespaceTokenizer,
     WordpieceTokenizer,
 )
-from .utils import CharNGram, JiebaMode, NormalizeForm, Vectors, Vocab, to_bytes, to_str
+from .utils import (
+    CharNGram,
+    FastText,
+    GloVe,
+    JiebaMode,
+    NormalizeForm,
+    Vectors,
+    Vocab,
+    to_bytes,
+    to_str,
+)
 
 __all__ = [
     "AddToken",
@@ -39,7 +49,9 @@ __all__ = [
     "BertTokenizer",
     "CaseFold",
     "CharNGram",
+    "FastText",
     "FilterWikipediaXML",
+    "GloVe",
     "JiebaMode",
     "JiebaTokenizer",
     "Lookup",

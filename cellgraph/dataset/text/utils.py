@@ -237,6 +237,7 @@ class Vectors:
         if max_vectors is not None:
             type_check(max_vectors, (int,), "max_vectors")
             check_value(max_vectors, [0, 2147483647], "max_vectors")
+        cls._check_file(file_path)
         if not os.path.isfile(file_path):
             raise RuntimeError(f"Vectors: get real path failed, path: {file_path}")
         with open(file_path, encoding="utf-8") as f:
@@ -268,6 +269,10 @@ class Vectors:
             table.setdefault(token, np.array([float(v) for v in values], np.float32))
         return cls(table, dim)
 
+    @classmethod
+    def _check_file(cls, file_path: str) -> None:
+        """What a subclass asks of the file's name before reading it (nothing here)."""
+
     def lookup(self, token: str, unk_init, lower_case_backup: bool) -> np.ndarray:
         """The token's vector (lower-cased first with `lower_case_backup`), else `unk_init`
         or zeros."""
@@ -277,6 +282,35 @@ class Vectors:
         if unk_init is not None and len(unk_init) == self.dim:
             return np.asarray(unk_init, np.float32)
         return np.zeros(self.dim, np.float32)
+
+
+class FastText(Vectors):
+    """FastText's pre-trained vectors: a `*.vec` file of Vectors' format (MindSpore's check
+    and messages)."""
+
+    @classmethod
+    def _check_file(cls, file_path: str) -> None:
+        if not os.path.isfile(file_path):
+            raise RuntimeError("FastText: invalid file, failed to open FastText file.")
+        if os.path.basename(file_path).rpartition(".")[2] != "vec":
+            raise RuntimeError(f"FastText: invalid file, can not find file '*.vec', but got: "
+                               f"{file_path}")
+
+
+class GloVe(Vectors):
+    """GloVe's pre-trained vectors: a `glove.6B.*.txt` file of Vectors' format (MindSpore's
+    check and messages)."""
+
+    @classmethod
+    def _check_file(cls, file_path: str) -> None:
+        if not os.path.isfile(file_path):
+            raise RuntimeError("GloVe: invalid file, failed to open GloVe file.")
+        stem, _, suffix = os.path.basename(file_path).rpartition(".")
+        name = stem.rpartition(".")[0]
+        prefix, _, infix = name.rpartition(".")
+        if suffix != "txt" or infix != "6B" or prefix != "glove":
+            raise RuntimeError(f"GloVe: invalid file, can not find file 'glove.6B.*.txt', but "
+                               f"got: {file_path}")
 
 
 class CharNGram(Vectors):

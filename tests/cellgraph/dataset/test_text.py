@@ -236,3 +236,24 @@ def test_eager_text_input_must_make_a_tensor():
     with pytest.raises(RuntimeError, match="string input inf will be out of bounds if cast to "
                                            "float16"):
         text.ToNumber(ms.float16)(np.array(["inf"]))
+
+
+def test_fast_text_and_glove_check_their_file_names_as_mindspore(tmp_path):
+    """FastText reads a `*.vec` file and GloVe a `glove.6B.*.txt` one, in Vectors' format;
+    other names and missing files raise MindSpore 2.10's RuntimeErrors."""
+    lines = "2 3\nthe 0.1 0.2 0.3\ncat 1.0 2.0 3.0\n"
+    vec, glove, other = (tmp_path / "w.vec", tmp_path / "glove.6B.3d.txt",
+                         tmp_path / "words.txt")
+    for path in (vec, glove, other):
+        path.write_text(lines)
+    for cls, good in ((text.FastText, vec), (text.GloVe, glove)):
+        vectors = cls.from_file(str(good))
+        assert isinstance(vectors, text.Vectors) and vectors.dim == 3
+        np.testing.assert_allclose(text.ToVectors(vectors)("cat"), [1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match=r"FastText: invalid file, can not find file '\*.vec'"):
+        text.FastText.from_file(str(other))
+    with pytest.raises(RuntimeError, match=r"GloVe: invalid file, can not find file "
+                                           r"'glove.6B.\*.txt'"):
+        text.GloVe.from_file(str(other))
+    with pytest.raises(RuntimeError, match="FastText: invalid file, failed to open FastText"):
+        text.FastText.from_file(str(tmp_path / "missing.vec"))
