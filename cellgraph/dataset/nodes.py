@@ -8,6 +8,7 @@ import copy
 import inspect
 import itertools
 import numbers
+import os
 import threading
 import traceback
 import types
@@ -19,6 +20,7 @@ from cellgraph.mindrecord.checks import pipeline_error
 
 from . import _std_shuffle
 from .core import config
+from .core.validator_helpers import type_check
 from .engine import Dataset, calling_for, column_list, find_column
 from .transforms.transforms import TensorOperation
 
@@ -774,12 +776,13 @@ class SyncWaitDataset(Dataset):
 
     def __init__(self, child, condition_name, num_batch=1, callback=None):
         super().__init__([child])
-        if not isinstance(condition_name, str):
-            raise TypeError(f"sync_wait: `condition_name` must be a str, got "
-                            f"{type(condition_name).__name__}")
-        if isinstance(num_batch, bool) or not isinstance(num_batch, numbers.Integral) or \
-                num_batch <= 0:
-            raise ValueError(f"sync_wait: `num_batch` must be an int > 0, got {num_batch!r}")
+        type_check(condition_name, (str,), "condition_name")  # MindSpore's checks and words
+        type_check(num_batch, (int,), "num_batch")
+        if os.environ.get("MS_INDEPENDENT_DATASET", "").strip() in ("True", "true"):
+            raise RuntimeError("Dataset sync wait is not supported in Dataset Independent "
+                               "mode.")
+        if num_batch <= 0:
+            raise ValueError("num_batch need to be greater than 0.")
         if callback is not None and not callable(callback):
             raise TypeError(f"sync_wait: `callback` must be callable, got {callback!r}")
         if condition_name in child.sync_notifiers():

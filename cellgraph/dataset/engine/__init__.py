@@ -405,6 +405,8 @@ class Dataset:
 
         type_check(buffer_size, (int,), "buffer_size")
         check_value(buffer_size, [2, INT32_MAX], "buffer_size")
+        if self.sync_notifiers():  # a sync_wait upstream (MindSpore's check)
+            raise RuntimeError("No shuffle after sync operators.")
         return ShuffleDataset(self, int(buffer_size))
 
     def repeat(self, count=None):
@@ -432,12 +434,13 @@ class Dataset:
             raise RuntimeError(f"Sync_update batch size can only be positive integer, got: "
                                f"{num_batch}.")
         if not isinstance(condition_name, str):
-            raise TypeError(f"sync_update: `condition_name` must be a str, got "
-                            f"{type(condition_name).__name__}")
+            raise TypeError(f"Argument condition_name with value {condition_name} is not of "
+                            f"type str, but got {type(condition_name)}.")
         notifiers = self.sync_notifiers()
         if condition_name not in notifiers:
             self.disable_sync()
-            raise RuntimeError(f"sync_update: condition name {condition_name!r} not found")
+            raise RuntimeError(f"Condition name not found. (sync_update: {condition_name!r} "
+                               f"names no sync_wait of the pipeline)")
         rows = None if num_batch is None else int(num_batch) * self.get_batch_size()
         notifiers[condition_name].release(rows, data)
 

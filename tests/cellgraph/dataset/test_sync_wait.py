@@ -49,12 +49,23 @@ def test_errors_as_in_mindspore():
     data = _pipeline(Augment())
     with pytest.raises(RuntimeError, match="Condition name is already in use"):
         data.sync_wait("policy")
-    with pytest.raises(RuntimeError, match="condition name 'other' not found"):
+    with pytest.raises(RuntimeError, match="Condition name not found"):
         data.sync_update("other")
     with pytest.raises(RuntimeError, match="batch size can only be positive integer"):
         data.sync_update("policy", num_batch=0)
-    with pytest.raises(ValueError, match="`num_batch` must be an int > 0"):
+    with pytest.raises(ValueError, match="num_batch need to be greater than 0."):
         ds.NumpySlicesDataset([1, 2], ["x"]).sync_wait("c", num_batch=0)
+    with pytest.raises(TypeError, match=r"is not of type \[<class 'int'>\]"):
+        ds.NumpySlicesDataset([1, 2], ["x"]).sync_wait("c", num_batch="123")
+    with pytest.raises(RuntimeError, match="No shuffle after sync operators."):
+        data.shuffle(4)
+
+
+def test_sync_wait_refused_in_independent_mode(monkeypatch):
+    monkeypatch.setenv("MS_INDEPENDENT_DATASET", "True")
+    with pytest.raises(RuntimeError, match="Dataset sync wait is not supported in Dataset "
+                                           "Independent mode"):
+        ds.NumpySlicesDataset([1, 2], ["x"]).sync_wait("c")
 
 
 def test_a_stopped_iterator_ends_its_blocked_worker():
