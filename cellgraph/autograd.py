@@ -303,7 +303,11 @@ class _OperationGrad(GradFunction):
     def __call__(self, *args, **kwargs):
         """Keyword inputs are inputs too, after the positional ones, in the order given
         (MindSpore's GradOperation): get_all differentiates them all, and without it the first
-        input is the first keyword one when the call has no positional input."""
+        input is the first keyword one when the call has no positional input. With
+        sens_param, a keyword `sens` is the sensitivity (else the last positional input)."""
+        if self.sens_param and "sens" in kwargs:  # MindSpore takes the sensitivity by name
+            kwargs = dict(kwargs)
+            args = (*args, kwargs.pop("sens"))
         if not (kwargs and self.positions is not None):
             return super().__call__(*args, **kwargs)
         sens = args[-1:] if self.sens_param and args else ()

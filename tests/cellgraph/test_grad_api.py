@@ -564,6 +564,10 @@ def test_grad_operation_takes_keyword_inputs_after_the_positional_ones():
         _GradOf(_PositionalAndKeywords(), ops.GradOperation())(x, a=a, b=b).asnumpy(), [6, 6])
     grads = _GradOf(_PositionalAndKeywords(), ops.GradOperation(get_all=True))(x, a=a, b=b)
     assert [g.asnumpy().tolist() for g in grads] == [[6, 6], [15, 15], [10, 10]]
+    # with sens_param, a keyword `sens` is the sensitivity (MindSpore's)
+    with_sens = ops.GradOperation(get_all=True, sens_param=True)
+    grads = _GradOf(_PositionalAndKeywords(), with_sens)(x, a=a, b=b, sens=T(2.0, 2.0))
+    assert [g.asnumpy().tolist() for g in grads] == [[12, 12], [30, 30], [20, 20]]
 
 
 def test_gradient_of_a_bool_input_is_cast_to_bool():
