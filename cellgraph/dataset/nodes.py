@@ -944,6 +944,10 @@ class ConcatDataset(Dataset):
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "concat")
         super().__init__(datasets)
+        for index, child in enumerate(datasets):  # MindSpore's check, when it is made
+            if child.get_dataset_size() == 0:
+                raise ValueError(f"There are no samples in the dataset number {index}. Please "
+                                 f"make sure there are valid samples in the dataset.")
         self._sampler = None  # set by use_sampler
         self._full_sizes = None  # the children's sizes before use_sampler shards them
 

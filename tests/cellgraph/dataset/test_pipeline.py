@@ -496,3 +496,13 @@ def test_a_dict_column_s_shape_is_mindspore_s():
     data = ds.GeneratorDataset(rows, ["attr", "data"], shuffle=False)
     assert data.output_shapes() == [[0], [2, 3]] == data.output_shapes(estimate=True)
     assert data.output_types() == [np.dtype(object), np.float32]
+
+
+def test_concat_refuses_a_dataset_without_samples_as_mindspore():
+    full = ds.NumpySlicesDataset([1, 2, 3], ["x"], shuffle=False)
+    empty = ds.NumpySlicesDataset([1, 2], ["x"], shuffle=False).skip(2)
+    with pytest.raises(ValueError, match="There are no samples in the dataset number 1. Please "
+                                         "make sure there are valid samples in the dataset."):
+        full.concat(empty)
+    assert [int(r[0]) for r in (full + full).create_tuple_iterator(output_numpy=True)] == \
+        [1, 2, 3, 1, 2, 3]
