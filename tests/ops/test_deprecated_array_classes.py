@@ -6,22 +6,8 @@ import numpy as np
 import pytest
 
 import cellgraph as cg
-from cellgraph import Tensor, nn, ops
-
-
-def _graph(fn):
-    class Net(nn.Cell):
-        def construct(self, *args):
-            return fn(*args)
-
-    return Net()
-
-
-@pytest.fixture
-def graph_mode():
-    cg.set_context(mode=cg.GRAPH_MODE)
-    yield
-    cg.set_context(mode=cg.PYNATIVE_MODE)
+from cellgraph import Tensor, ops
+from tests.ops.conftest import in_a_cell
 
 
 def test_unravel_index_rows_per_dimension():
@@ -33,9 +19,9 @@ def test_unravel_index_rows_per_dimension():
     np.testing.assert_array_equal(scalar.asnumpy(), [1, 2])
 
 
-def test_unravel_index_in_a_graph(graph_mode):
+def test_unravel_index_in_ain_a_cell(graph_mode):
     dims = Tensor(np.array([2, 3, 4]), cg.int32)
-    out = _graph(ops.UnravelIndex())(Tensor(np.array([0, 7, 23]), cg.int32), dims)
+    out = in_a_cell(ops.UnravelIndex())(Tensor(np.array([0, 7, 23]), cg.int32), dims)
     np.testing.assert_array_equal(out.asnumpy(), np.stack(np.unravel_index([0, 7, 23], (2, 3, 4))))
 
 
@@ -100,9 +86,9 @@ def test_scatter_add_with_axis():
                                   Tensor(np.ones((1, 1)), cg.float32))
 
 
-def test_scatter_add_with_axis_in_a_graph(graph_mode):
+def test_scatter_add_with_axis_in_ain_a_cell(graph_mode):
     x = Tensor(np.zeros((2, 3), np.float32))
-    out = _graph(ops.ScatterAddWithAxis(1))(x, Tensor(np.array([[0, 0, 2], [1, 1, 1]]), cg.int32),
+    out = in_a_cell(ops.ScatterAddWithAxis(1))(x, Tensor(np.array([[0, 0, 2], [1, 1, 1]]), cg.int32),
                                            Tensor(np.ones((2, 3)), cg.float32))
     np.testing.assert_array_equal(out.asnumpy(), [[2, 0, 1], [0, 3, 0]])
 
@@ -121,7 +107,7 @@ def test_check_numerics():
 
 
 def test_check_numerics_in_a_graph_checks_when_it_runs(graph_mode):
-    net = _graph(lambda x: ops.CheckNumerics()(x) * 2)
+    net = in_a_cell(lambda x: ops.CheckNumerics()(x) * 2)
     np.testing.assert_array_equal(net(Tensor(np.array([1, 2], np.float32))).asnumpy(), [2, 4])
     with pytest.raises(RuntimeError, match="NaN"):
         net(Tensor(np.array([1, np.nan], np.float32)))
@@ -214,8 +200,8 @@ def test_edit_distance_as_mindspore():
         ops.EditDistance()(*args)
 
 
-def test_edit_distance_in_a_graph(graph_mode):
-    net = _graph(ops.EditDistance())
+def test_edit_distance_in_ain_a_cell(graph_mode):
+    net = in_a_cell(ops.EditDistance())
     np.testing.assert_array_equal(net(*_edit_inputs()).asnumpy(), [[1.0, 0.5], [0.5, 1.0]])
     args = list(_edit_inputs())
     args[4] = Tensor(np.array([9, 3, 4, 4, 5, 7]), cg.float32)  # other truth values, same graph

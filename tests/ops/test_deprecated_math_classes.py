@@ -6,23 +6,9 @@ import numpy as np
 import pytest
 
 import cellgraph as cg
-from cellgraph import Tensor, nn, ops
+from cellgraph import Tensor, ops
 from cellgraph.testing import check_grads
-
-
-def _graph(fn):
-    class Net(nn.Cell):
-        def construct(self, *args):
-            return fn(*args)
-
-    return Net()
-
-
-@pytest.fixture
-def graph_mode():
-    cg.set_context(mode=cg.GRAPH_MODE)
-    yield
-    cg.set_context(mode=cg.PYNATIVE_MODE)
+from tests.ops.conftest import in_a_cell
 
 
 def test_histogram_counts_in_the_input_dtype():
@@ -54,8 +40,8 @@ def test_histogram_errors():
         ops.Histogram(3)(Tensor(np.array([np.nan, 1, 2], np.float32)))
 
 
-def test_histogram_in_a_graph(graph_mode):
-    out = _graph(ops.Histogram(2))(Tensor(np.array([0.0, 0.2, 0.9, 1.0], np.float32)))
+def test_histogram_in_ain_a_cell(graph_mode):
+    out = in_a_cell(ops.Histogram(2))(Tensor(np.array([0.0, 0.2, 0.9, 1.0], np.float32)))
     np.testing.assert_array_equal(out.asnumpy(), [2, 2])
 
 
@@ -189,10 +175,10 @@ def test_nth_element():
         ops.NthElement()(Tensor(np.array(3.0, np.float32)), 0)
 
 
-def test_nth_element_gradients_and_graph(graph_mode):
+def test_nth_element_gradients_andin_a_cell(graph_mode):
     x = Tensor(np.random.default_rng(2).normal(size=(3, 5)))
     check_grads(lambda v: ops.NthElement(True)(v, 2), (x,), order=2)
-    out = _graph(lambda v: ops.NthElement()(v, 2))(x)
+    out = in_a_cell(lambda v: ops.NthElement()(v, 2))(x)
     np.testing.assert_allclose(out.asnumpy(), np.sort(x.asnumpy(), -1)[:, 2])
 
 
@@ -236,6 +222,6 @@ def test_matrix_logarithm():
         ops.MatrixLogarithm()(Tensor(np.ones((2, 3), np.complex64)))
 
 
-def test_matrix_logarithm_in_a_graph(graph_mode):
-    out = _graph(ops.MatrixLogarithm())(Tensor(np.array([[2, 0], [0, 3]]), cg.complex64))
+def test_matrix_logarithm_in_ain_a_cell(graph_mode):
+    out = in_a_cell(ops.MatrixLogarithm())(Tensor(np.array([[2, 0], [0, 3]]), cg.complex64))
     np.testing.assert_allclose(out.asnumpy(), [[np.log(2), 0], [0, np.log(3)]], atol=1e-6)
