@@ -51,7 +51,7 @@ def _column(v):
 def batch_norm(xp, x, scale, bias, mean, variance, is_training, epsilon):
     """y = (x - mean) * (scale * rstd) + bias, two in-place passes over the centred copy."""
     x3 = _channels(x)
-    count = x3.shape[0] * x3.shape[2]
+    count = float(x3.shape[0] * x3.shape[2])  # a float: NumPy 1 turns float16 / int into float32
     if is_training:
         mean = _channel_sum(xp, x3) / count
     else:  # the statistics outputs are new arrays, not the inputs themselves
@@ -72,7 +72,7 @@ def batch_norm_grad(xp, x, dy, scale, mean, variance, epsilon):
     dx = k * dy - k * rstd^2 * dscale_raw / count * xc - k * dbias / count,
     dscale = rstd * sum(dy * xc), dbias = sum(dy) per channel."""
     x3, dy3 = _channels(x), _channels(dy)
-    count = x3.shape[0] * x3.shape[2]
+    count = float(x3.shape[0] * x3.shape[2])  # a float: NumPy 1 turns float16 / int into float32
     rstd = 1 / xp.sqrt(variance + epsilon)
     factor = scale * rstd
     centred = x3 - _column(mean)
