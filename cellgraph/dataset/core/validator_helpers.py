@@ -19,7 +19,7 @@ __all__ = ["check_arguments", "check_dir", "check_file", "check_filename", "chec
            "check_float32_not_zero", "check_int32", "check_int32_not_zero",
            "check_list_same_size", "check_mappable_source", "check_non_negative_float32",
            "check_non_negative_int32", "check_num_samples", "check_pos_float32",
-           "check_pos_int32", "check_sampler_shuffle_shard_options", "check_value",
+           "check_pos_int32", "check_sampler_shuffle_shard_options", "check_uint8", "check_value",
            "type_check", "type_check_list", "validate_dataset_param_value"]
 
 
@@ -55,6 +55,24 @@ def check_value(value, valid_range, arg_name="", left_open_interval=False,
         left, right = "(" if left_open_interval else "[", ")" if right_open_interval else "]"
         raise ValueError(f"Input {name}is not within the required interval of "
                          f"{left}{low}, {high}{right}.")
+
+
+def check_uint8(value, arg_name="") -> None:
+    type_check(value, (int,), arg_name)
+    check_value(value, [0, 255], arg_name)
+
+
+def check_fill_value(fill_value) -> tuple:
+    """MindSpore's check of an image fill value (its vision validators'): an int or a 3-tuple
+    of ints, each in [0, 255]; returned as three channels."""
+    if isinstance(fill_value, int):
+        check_uint8(fill_value, "fill_value")
+        return (fill_value,) * 3
+    if isinstance(fill_value, tuple) and len(fill_value) == 3:
+        for i, value in enumerate(fill_value):
+            check_uint8(value, f"fill_value[{i}]")
+        return tuple(fill_value)
+    raise TypeError("fill_value should be a single integer or a 3-tuple.")
 
 
 def check_int32(value, arg_name="") -> None:

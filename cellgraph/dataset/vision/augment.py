@@ -15,7 +15,12 @@ import random
 import numpy as np
 
 from cellgraph.dataset import _std_shuffle
-from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_fill_value,
+    check_value,
+    type_check,
+)
 from cellgraph.dataset.transforms.transforms import CppRandomOperation, _transform_list
 
 from . import cv_warp
@@ -256,14 +261,7 @@ class Affine(TensorOperation):
             check_value(shear, [-180, 180], "shear")
             shear = (float(shear), 0.0)
         type_check(resample, (Inter,), "resample")
-        if isinstance(fill_value, int):
-            check_value(fill_value, [0, 255], "fill_value")
-        elif isinstance(fill_value, tuple) and len(fill_value) == 3:
-            for i, value in enumerate(fill_value):
-                type_check(value, (int,), f"fill_value[{i}]")
-                check_value(value, [0, 255], f"fill_value[{i}]")
-        else:
-            raise TypeError("fill_value should be a single integer or a 3-tuple.")
+        check_fill_value(fill_value)
         self.degrees, self.translate, self.scale = float(degrees), tuple(translate), scale
         self.shear, self.resample, self.fill_value = shear, resample, fill_value
 

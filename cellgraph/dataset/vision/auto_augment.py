@@ -17,7 +17,12 @@ from enum import Enum
 import numpy as np
 
 from cellgraph.dataset import _std_shuffle as _std
-from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_fill_value,
+    check_value,
+    type_check,
+)
 from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from . import color
@@ -254,20 +259,6 @@ def apply_augment(image: np.ndarray, name: str, magnitude, inter: Inter, fill) -
 
 
 # -- checks -----------------------------------------------------------------------------------
-def _fill_triple(fill_value) -> tuple:
-    """MindSpore's check_fill_value; an int fills all three channels."""
-    if isinstance(fill_value, int) and not isinstance(fill_value, bool):
-        type_check(fill_value, (int,), "fill_value")
-        check_value(fill_value, [0, 255], "fill_value")
-        return (fill_value,) * 3
-    if isinstance(fill_value, tuple) and len(fill_value) == 3:
-        for i, value in enumerate(fill_value):
-            type_check(value, (int,), f"fill_value[{i}]")
-            check_value(value, [0, 255], f"fill_value[{i}]")
-        return tuple(fill_value)
-    raise TypeError("fill_value should be a single integer or a 3-tuple.")
-
-
 def _check_bins(num_magnitude_bins) -> None:
     type_check(num_magnitude_bins, (int,), "num_magnitude_bins")
     check_value(num_magnitude_bins, (2, FLOAT_MAX_INTEGER), "num_magnitude_bins")
@@ -294,7 +285,7 @@ def _rgb_u8(image, op: str) -> np.ndarray:
 
 class _Augment(CppRandomOperation):
     def _keep_fill(self, fill_value) -> tuple:
-        fill = _fill_triple(fill_value)
+        fill = check_fill_value(fill_value)
         if "_arguments" in self.__dict__:  # MindSpore's JSON holds the three channels
             self.__dict__["_arguments"]["fill_value"] = fill
         return fill

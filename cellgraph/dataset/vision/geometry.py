@@ -13,6 +13,7 @@ import numpy as np
 from cellgraph.dataset import _std_shuffle as _std
 from cellgraph.dataset.core.validator_helpers import (
     FLOAT_MAX_INTEGER,
+    check_fill_value,
     check_float32,
     check_non_negative_float32,
     check_pos_float32,
@@ -196,15 +197,7 @@ def _check_rotation_options(resample, expand, center, fill_value) -> tuple:
         for value in center:
             type_check(value, (int, float), "center")
             check_value(value, [-2**31, 2**31 - 1], "center")
-    if isinstance(fill_value, int) and not isinstance(fill_value, bool):
-        check_value(fill_value, [0, 255], "fill_value")
-        return (fill_value,) * 3
-    if isinstance(fill_value, tuple) and len(fill_value) == 3:
-        for i, value in enumerate(fill_value):
-            type_check(value, (int,), f"fill_value[{i}]")
-            check_value(value, [0, 255], f"fill_value[{i}]")
-        return fill_value
-    raise TypeError("fill_value should be a single integer or a 3-tuple.")
+    return check_fill_value(fill_value)
 
 
 class RandomRotation(CppRandomOperation):

@@ -77,6 +77,8 @@ def test_pillow_image_turns_by_the_random_module():
     assert np.array_equal(np.asarray(out), np.asarray(image.rotate(angle)))
 
 
+BOOL_FILL = ("Argument fill_value with value True is not of type (<class 'int'>,), but got "
+             "<class 'bool'>.")
 ERRORS = [  # MindSpore 2.10's types and words
     ("RandomRotation(-3)", ValueError,
      "Input degrees is not within the required interval of [0, 16777216]."),
@@ -88,6 +90,13 @@ ERRORS = [  # MindSpore 2.10's types and words
     ("RandomRotation(10, center=[1, 2])", ValueError, "Value center needs to be a 2-tuple."),
     ("RandomRotation(10, fill_value=(1, 2))", TypeError,
      "fill_value should be a single integer or a 3-tuple."),
+    # the fill check is MindSpore's check_fill_value, one function for every transform
+    ("RandomRotation(10, fill_value=True)", TypeError,
+     BOOL_FILL),
+    ("AutoAugment(fill_value=(1, 2, True))", TypeError,
+     BOOL_FILL.replace("fill_value", "fill_value[2]")),
+    ("Affine(0, [0, 0], 1.0, [0, 0], fill_value=True)", TypeError,
+     BOOL_FILL),
 ]
 
 
