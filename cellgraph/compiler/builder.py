@@ -379,12 +379,12 @@ class Builder(Trace):
         # A branch of a Tensor `if` or a Tensor loop's body: whether its code is reached is
         # known only at run time (so a `raise` there becomes a node).
         self.runs_conditionally = False
-        # ids of the params that hold a Python number carried into a Tensor loop: an inner
-        # loop may still widen them, as it may the number itself (control_flow._widens)
-        self.number_vars: set[int] = set()
         # the compile this graph belongs to (compile_context.CompileContext), on the builder of
         # its top-level graph; builders inside it find it through `outer`
         self.context = None
+        # id(var) -> the join failure MindSpore raises where that value is returned
+        # (control_flow.mark_mixed: a number joined with a Tensor)
+        self.mixed_joins: dict = {}
         # where the values of this graph's explicit inputs come from (`input_value`): id(var)
         # -> ("leaf", flat position, the Tensor a top-level graph's caller passed), ("outer",
         # the enclosing graph's value passed in) or ("constant", a Tensor known now); and the

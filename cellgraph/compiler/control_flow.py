@@ -22,12 +22,13 @@ from cellgraph.primitives.errors import ArgumentError, CompileError, DTypeError,
 from . import definedness, dynamic_dims
 from .builder import Builder, Tracer, current_builder, is_tensor_like, is_tensor_target
 from .control_prims import switch_p, while_p
+from .dynamic_sequence import RuntimeScalar, RuntimeSequence, variable_scalar
 from .effects import RaiseSignal
 from .ir import Var
 from .loop_exits import UNBOUND, has_exit, has_return
 from .loop_prims import loop_options
 from .print_op import emit_print
-from .pytree import flatten, unflatten
+from .pytree import LEAF, flatten, unflatten
 from .scope import ReturnSignal
 
 _MISSING = object()
@@ -216,12 +217,25 @@ def _describe(value) -> str:
 
 def _unify_leaf(label, a, b, loc, then_branch, else_branch):
     """Make a pair of branch results the same type: two numbers become a 0-d Tensor (a scalar
-    known only at run time), and dims that differ become dims known only at run time
-    (dynamic_dims.py). A Tensor and a number do not join, as in MindSpore."""
-    if isinstance(a, numbers.Number) != isinstance(b, numbers.Number) and _never_joins(a, b):
+    known only at run time, which the switch's output stands for), and dims that differ become
+    dims known only at run time (dynamic_dims.py). A number and a Tensor of rank 1 or more do
+    not join, as in MindSpore. Returns (a, b, failure): a number and a 0-d Tensor, or an int
+    and a float, join here, but MindSpore refuses the value where it is returned, so
+    `failure` is the error to raise there (see `mark_mixed`)."""
+    if _is_number(a) != _is_number(b) and _never_joins(a, b):
         kinds = ("AbstractTensor", "AbstractScalar")
         raise join_failure(f"Abstract type {kinds[0]} cannot join with {kinds[1]}.",
                            then_branch, else_branch, loc)
+    failure = None
+    if _is_number(a) != _is_number(b) and not isinstance(a if _is_number(a) else b, bool):
+        failure = join_failure("Abstract type AbstractTensor cannot join with "
+                               "AbstractScalar.", then_branch, else_branch, loc)
+    elif _is_number(a) and _is_number(b) and _number_type(a) != _number_type(b):
+        failure = join_failure(f"dtype1 = {_number_type(a)}, dtype2 = {_number_type(b)}.",
+                               then_branch, else_branch, loc)
+        if dt.bool_ not in (_number_type(a), _number_type(b)):  # an int and a float: float
+            a, b = (_as_float(v, branch) for v, branch in ((a, then_branch),
+                                                           (b, else_branch)))
     if isinstance(a, numbers.Number) and not isinstance(b, numbers.Number):
         a = _as_array(a, b)
     elif isinstance(b, numbers.Number) and not isinstance(a, numbers.Number):
@@ -230,7 +244,7 @@ def _unify_leaf(label, a, b, loc, then_branch, else_branch):
         a, b = _as_array(a), _as_array(b, _as_array(a))
     ta, tb = abstract_of(a).strong(), abstract_of(b).strong()
     if ta == tb:
-        return a, b
+        return a, b, failure
     if ta.dtype != tb.dtype:
         raise join_failure(f"dtype1 = {ta.dtype}, dtype2 = {tb.dtype}.", then_branch,
                            else_branch, loc)
@@ -242,7 +256,33 @@ def _unify_leaf(label, a, b, loc, then_branch, else_branch):
         a = dynamic_dims.with_type(a, joined)
     with else_branch.builder.active():
         b = dynamic_dims.with_type(b, joined)
-    return a, b
+    return a, b, failure
+
+
+def _as_float(value, branch):
+    if isinstance(value, numbers.Number):
+        return np.asarray(value, np.float32)
+    with branch.builder.active():
+        return F.cast(value, dt.float32)
+
+
+def mark_mixed(value, failure) -> None:
+    """Record that the graph value `value` joins a number with a Tensor (or an int with a
+    float). MindSpore 2.10 accepts such a join where the value is computed with further
+    (`x + y` after the `if`) but raises `failure` where it is returned as it is; function
+    returns check with `check_returnable`."""
+    value.builder.mixed_joins[id(value.ir_var)] = failure
+
+
+def check_returnable(value) -> None:
+    """Raise the join failure of a value `mark_mixed` recorded, returned from a function."""
+    if isinstance(value, Tracer):
+        failure = value.builder.mixed_joins.get(id(value.ir_var))
+        if failure is not None:
+            raise failure
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            check_returnable(item)
 
 
 JOIN_FAILED = ("Cannot join the return values of different branches, perhaps you need to make "
@@ -272,13 +312,25 @@ def join_failure(detail: str, then_branch, else_branch, loc) -> DTypeError:
     return DTypeError(text, loc)
 
 
+def _is_number(value) -> bool:
+    """A Python number, or one known only at run time (a variable scalar)."""
+    return isinstance(value, (numbers.Number, RuntimeScalar))
+
+
+def _number_type(value) -> dt.DType:
+    """The scalar dtype a number has in a graph (MindSpore's: Bool, Int64, Float32)."""
+    if isinstance(value, RuntimeScalar):
+        return value.aval.dtype
+    return dt.bool_ if isinstance(value, bool) else dt.int64 if isinstance(
+        value, numbers.Integral) else dt.float32
+
+
 def _never_joins(a, b) -> bool:
-    """A Python number against a Tensor of rank 1 or more (MindSpore's AbstractScalar against
-    an AbstractTensor). A number against a 0-d Tensor joins into a scalar known at run time, as
-    the numbers the front end carries through loops as 0-d Tensors (loop indices, the flags
-    `break`, `continue` and `return` are lowered to, loop_exits.py) must; a bool flag also
-    joins a bool Tensor condition of shape (1,)."""
-    number, other = (a, b) if isinstance(a, numbers.Number) else (b, a)
+    """A number against a Tensor of rank 1 or more (MindSpore's AbstractScalar against an
+    AbstractTensor), save a bool against a bool Tensor: the flags `break`, `continue` and
+    `return` are lowered to (loop_exits.py) join the Tensor conditions that set them. (A
+    number against a 0-d Tensor joins, with `mark_mixed`.)"""
+    number, other = (a, b) if _is_number(a) else (b, a)
     aval = abstract_of(other)
     if isinstance(number, bool) and aval.dtype.name == "bool_":
         return False
@@ -343,10 +395,16 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
                                 (then_branch, else_branch))
     unified = [_unify_leaf(label, a, b, loc, then_branch, else_branch)
                for label, a, b in pairs]
-    then_graph, then_caps = _close(then_branch, [a for a, _ in unified])
-    else_graph, else_caps = _close(else_branch, [b for _, b in unified])
+    scalars = {i for i, (_, a, b) in enumerate(pairs) if _is_number(a) and _is_number(b)
+               and not isinstance(a, bool) and not isinstance(b, bool)}
+    then_graph, then_caps = _close(then_branch, [a for a, _, _ in unified])
+    else_graph, else_caps = _close(else_branch, [b for _, b, _ in unified])
     externals = unify_params([(then_graph, then_caps), (else_graph, else_caps)], 0)
     outs = switch_p(test, *externals, then_graph=then_graph, else_graph=else_graph)
+    outs = [variable_scalar(v) if i in scalars else v for i, v in enumerate(outs)]
+    for out, (_, _, failure) in zip(outs, unified):
+        if failure is not None:
+            mark_mixed(out, failure)
     merged = []
     for tree, leaves in trees:
         values = [value if kind == "static" else outs[value] for kind, value in leaves]
@@ -469,11 +527,21 @@ def if_expression(interp, node):
 
 # ----- while -----------------------------------------------------------------------------------
 
+# the list methods that change a list in place: `xs.append(v)` in a loop body carries xs
+_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "reverse", "clear"})
+
+
 def _assigned_names(stmts) -> list:
-    """The names `stmts` bind, counting `x[i] = v` as binding x (Tensors are values)."""
+    """The names `stmts` bind, counting `x[i] = v` as binding x (Tensors are values), and
+    `xs.append(v)` (any method that changes a list in place) as binding xs."""
     names = []
     for node in stmts:
         for sub in gast.walk(node):
+            if isinstance(sub, gast.Call) and isinstance(sub.func, gast.Attribute) and \
+                    sub.func.attr in _LIST_MUTATORS and isinstance(sub.func.value, gast.Name):
+                if sub.func.value.id not in names:
+                    names.append(sub.func.value.id)
+                continue
             if isinstance(sub, gast.Subscript) and isinstance(sub.ctx, gast.Store):
                 while isinstance(sub, gast.Subscript):
                     sub = sub.value
@@ -498,6 +566,7 @@ def tensor_while(interp, node):
              if definedness.is_defined(interp.scope.vars.get(n, definedness.ABSENT))]
     init = {n: interp.scope.vars[n] for n in names}
     params: list = []
+    failures: dict = {}  # name -> the join failure of a number the body makes a Tensor
     while True:
         loop = _LoopTrace(interp, node, init, params, loc)
         new_params = [p for p in loop.updated if all(p is not q for q in params)]
@@ -505,29 +574,30 @@ def tensor_while(interp, node):
             break
         params += new_params
         init.update(loop.resolved)
+        failures.update(loop.failures)
     outs = loop.emit()
-    loop.bind_state(interp.scope.vars, outs[:len(outs) - len(params)])
+    loop.bind_state(interp.scope.vars, loop.as_numbers(outs[:len(outs) - len(params)]))
+    for n, failure in failures.items():
+        mark_mixed(interp.scope.vars[n], failure)
     for param, value in zip(params, outs[len(outs) - len(params):]):
         current_builder().record_update(param, value)
     interp.exec_block(node.orelse)
 
 
-def _widens(initial, value) -> bool:
-    """A Python number before the loop that the body turns into a 0-d Tensor of another dtype
-    (or such a number as an enclosing loop carries it)."""
-    carried_number = isinstance(initial, Tracer) and id(initial.ir_var) in getattr(
-        initial.builder, "number_vars", ())
-    if not (isinstance(initial, numbers.Number) or carried_number) or not is_tensor_like(value):
-        return False
-    aval = abstract_of(value)
-    initial_dtype = abstract_of(initial if carried_number else _as_array(initial)).dtype
-    return aval.shape == () and aval.dtype != initial_dtype
-
-
-def _widened(initial, dtype):
-    if isinstance(initial, Tracer):
-        return F.cast(initial, dtype)
-    return np.asarray(initial, dtype.np)
+def _number_join(initial, value, body: Branch, loc):
+    """The join failure of a number before a loop that the body turns into a Tensor or into a
+    number of another type (an int into a float); None when it stays what it is."""
+    if not _is_number(initial) or isinstance(initial, bool) or not is_tensor_like(value) \
+            and not isinstance(value, numbers.Number) or abstract_of(value).shape != ():
+        return None
+    if not _is_number(value):
+        return join_failure("Abstract type AbstractScalar cannot join with AbstractTensor.",
+                            body, None, loc)
+    if _number_type(value) != _number_type(initial) and dt.bool_ not in (
+            _number_type(value), _number_type(initial)):
+        return join_failure(f"dtype1 = {_number_type(value)}, dtype2 = "
+                            f"{_number_type(initial)}.", body, None, loc)
+    return None
 
 
 class _LoopTrace:
@@ -539,8 +609,7 @@ class _LoopTrace:
         for n in self.names:
             leaves, tree = flatten(init[n], _is_leaf)
             self.trees.append((tree, len(leaves)))
-            self.numbers += [isinstance(v, numbers.Number) and not isinstance(v, bool)
-                             for v in leaves]
+            self.numbers += [_is_number(v) and not isinstance(v, bool) for v in leaves]
             init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
         self.init_leaves = init_leaves + list(params)
         self.avals = [abstract_of(v).strong() for v in self.init_leaves]
@@ -560,24 +629,32 @@ class _LoopTrace:
         if self.body.raised:
             self.new_values = [self.body.vars.get(n, UNBOUND) for n in self.names]
         self.updated = _updated_params(self.body)
-        self.resolved = {}
+        self.resolved, self.failures = {}, {}
         for n, value in zip(self.names, self.new_values):
             if init[n] is UNBOUND and value is not UNBOUND:
                 self.resolved[n] = zeros_like_value(value)
-            elif _widens(init[n], value):  # a Python number takes the Tensor's dtype
-                self.resolved[n] = _widened(init[n], abstract_of(value).dtype)
+            elif (failure := _number_join(init[n], value, self.body, loc)) is not None:
+                # the number enters as a 0-d Tensor of the type the body gives it
+                dtype = dt.float32 if _is_number(value) else abstract_of(value).dtype
+                self.resolved[n] = F.cast(init[n], dtype) if isinstance(
+                    init[n], Tracer) else np.asarray(init[n], dtype.np)
+                self.failures[n] = failure
             elif (retyped := _loop_join(init[n], value)) is not None:
                 self.resolved[n] = retyped
 
     def _enter(self, interp, branch: Branch) -> None:
         """Bind the carried values to the branch's parameters."""
         values = [branch.builder.add_param(a, h) for a, h in zip(self.avals, self.hints)]
-        branch.builder.number_vars.update(id(v.ir_var) for v, is_number in zip(values,
-                                          self.numbers) if is_number)
+        values = self.as_numbers(values)
         n_vars = len(values) - len(self.params)
         self.bind_state(interp.scope.vars, values[:n_vars])
         for param, value in zip(self.params, values[n_vars:]):
             branch.builder.record_update(param, value)
+
+    def as_numbers(self, values) -> list:
+        """The carried values, those that are numbers as variable scalars."""
+        return [variable_scalar(v) if is_number else v
+                for v, is_number in zip(values, self.numbers + [False] * len(self.params))]
 
     def bind_state(self, scope_vars: dict, values) -> None:
         start = 0
@@ -606,6 +683,7 @@ def _hints(names, trees):
 
 
 def _carried_leaves(names, trees, new_values, avals, builder: Builder, loc):
+    """The body's new values of the carried leaves, typed as they enter."""
     leaves = []
     for n, (tree, count), value in zip(names, trees, new_values):
         new, new_tree = flatten(value, _is_leaf)
@@ -630,7 +708,9 @@ def _carried_leaves(names, trees, new_values, avals, builder: Builder, loc):
 
 def _same_structure(a, b) -> bool:
     """Whether two value trees nest alike, a `mutable` tuple, list or dict matching a plain
-    one (a loop that rebuilds a mutable tuple with make_tuple carries the same structure)."""
+    one (a loop that rebuilds a mutable tuple with make_tuple carries the same structure), and
+    a variable scalar matching a number."""
+    a, b = (LEAF if t.kind == "scalar" else t for t in (a, b))
     if a.kind != b.kind or a.static != b.static or len(a.children) != len(b.children):
         return False
     return all(_same_structure(x, y) for x, y in zip(a.children, b.children))
@@ -650,6 +730,9 @@ def _broadcasts_up(a, b) -> bool:
 def _loop_join(initial, value):
     """`initial` retyped so that it can also hold `value` (the dims that differ become dynamic),
     or None when it already can, or cannot at all (the loop reports that when it is emitted)."""
+    broadened = RuntimeSequence.broadened(initial, value)  # a list the body appends to
+    if broadened is not None:
+        return broadened
     init_leaves, tree = flatten(initial, _is_leaf)
     new_leaves, new_tree = flatten(value, _is_leaf)
     if not _same_structure(tree, new_tree):

@@ -289,6 +289,25 @@ class RuntimeSequence:
         return cls(kind, Element("scalar", scalar, (), py),
                    tensor if dtype == scalar else F.cast(tensor, scalar))
 
+    @classmethod
+    def broadened(cls, initial, grown) -> RuntimeSequence | None:
+        """`initial`, a tuple or list that a loop body turns into `grown` of another length,
+        as a dynamic-length sequence (MindSpore broadens it so); None unless every item of
+        both is of one element type."""
+        if type(initial) not in (tuple, list) or type(grown) is not type(initial) or \
+                len(initial) == len(grown):
+            return None
+        try:
+            elements = {_element_of(v, "loop")[0] for v in (*initial, *grown)}
+        except (DTypeError, ArgumentValueError):
+            return None
+        if len(elements) != 1:
+            return None
+        if initial:
+            return cls.of(initial, "loop")
+        element = elements.pop()
+        return cls(type(initial), element, _stack([], element))
+
     # -- what the sequence is
     def __repr__(self) -> str:
         return f"<dynamic length {self.kind.__name__} of {self.element}>"

@@ -301,6 +301,7 @@ class Interpreter:
             try:
                 interp.exec_block(node.body)
             except ReturnSignal as r:
+                control_flow.check_returnable(r.value)
                 return r.value
             return None
         except RecursionError:

@@ -451,3 +451,51 @@ def test_a_for_loop_over_a_range_known_at_run_time_and_weak_scalars():
     assert run(Tensor([1], ms.int32)).asnumpy().tolist() == [0]  # MindSpore's (int32 wraps)
     grads = ms.ops.GradOperation(get_all=True)(run)(Tensor([1], ms.int32))
     assert grads[0].asnumpy().tolist() == [0]
+
+
+def test_a_list_a_tensor_loop_appends_to_becomes_dynamic_length():
+    """MindSpore broadens a list that a Tensor `while` makes longer into a dynamic-length
+    list: its items after the loop are MindSpore 2.10's."""
+    @ms.jit
+    def tensors(x):
+        out = []
+        while x < 3:
+            out.append(x * 2)
+            x = x + 1
+        return out
+
+    got = tensors(Tensor(0))
+    assert [int(v.asnumpy()) for v in got] == [0, 2, 4]
+
+    @ms.jit
+    def numbers(x):
+        n = [1, 2]
+        while x < 3:
+            n.append(5)
+            x = x + 1
+        return n
+
+    assert numbers(Tensor(0)) == [1, 2, 5, 5, 5]
+
+    @ms.jit
+    def grown_tuple(x):
+        out = (x,)
+        while x < 3:
+            out = out + (x,)
+            x = x + 1
+        return out
+
+    assert [int(v.asnumpy()) for v in grown_tuple(Tensor(0))] == [0, 0, 1, 2]
+
+    @ms.jit
+    def mutable_list():
+        items = mutable([10], True)
+        i = 0
+        j = Tensor([1])
+        while j < 10:
+            items.append(i)
+            j = j + 2
+            i = i + 1
+        return items
+
+    assert mutable_list() == [10, 0, 1, 2, 3, 4]

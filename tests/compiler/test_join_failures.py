@@ -1,8 +1,9 @@
 """Values of the two branches of a Tensor `if` that do not join raise MindSpore's TypeError,
 "Cannot join the return values of different branches", naming the statement each side ends
 with: a Tensor of rank 1 or more and a Python number, values of different structures, and Tensors
-of different dtypes. Two numbers, or a number and a 0-d Tensor, join into a scalar known at run
-time."""
+of different dtypes; a Python number and a 0-d Tensor, or an int and a float, where the value is
+returned as it is. Two numbers of one type join into a number known at run time (a variable
+scalar), as in MindSpore 2.10."""
 import pytest
 
 import cellgraph as ms
@@ -42,13 +43,49 @@ def test_a_variable_that_is_a_tensor_on_one_side_and_a_number_on_the_other():
     assert "a = Tensor([1, 2, 3]) * 2" in str(info.value)
 
     @jit
-    def scalar(x, y):  # a number and a 0-d Tensor join, as loop-carried numbers must
+    def scalar(x, y):  # a 0-d Tensor does not join a number either
         a = 0
         if x < y:
             a = x * 2
         return a
 
-    assert float(scalar(Tensor(2, ms.float32), Tensor(6, ms.float32))) == 4.0
+    with pytest.raises(TypeError, match="AbstractTensor cannot join with AbstractScalar"):
+        scalar(Tensor(2, ms.float32), Tensor(6, ms.float32))
+
+    @jit
+    def computed_with(x, a, b):  # MindSpore refuses the join only where it is returned
+        y = 1
+        if a < b:
+            y = Tensor(2, ms.float32)
+        return x + y
+
+    assert float(computed_with(Tensor(1.0), Tensor(2.0), Tensor(4.0))) == 3.0
+    assert float(computed_with(Tensor(1.0), Tensor(4.0), Tensor(2.0))) == 2.0
+
+
+def test_two_numbers_join_into_a_number_of_one_type():
+    @jit
+    def ints(x, y):
+        a = 0
+        if x < y:
+            a = 3
+        else:
+            a = a + 1
+        return a, x
+
+    out, x = ints(Tensor(2.0), Tensor(3.0))
+    assert type(out) is int and out == 3  # MindSpore 2.10 returns the Python int 3
+    assert float(x) == 2.0
+
+    @jit
+    def int_or_float(x, y):
+        a = 0
+        if x < y:
+            a = 3.5
+        return a
+
+    with pytest.raises(TypeError, match="dtype1 = Float32, dtype2 = Int64"):
+        int_or_float(Tensor(2.0), Tensor(3.0))
 
 
 def test_different_structures_and_dtypes_do_not_join():

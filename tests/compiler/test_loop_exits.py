@@ -175,7 +175,9 @@ def test_integer_loop_with_exits_counts_like_python():
         assert tuple(int(v.asnumpy()) for v in got) == steps_down(n)
 
 
-def test_a_python_number_before_a_tensor_loop_takes_the_dtype_the_body_gives_it():
+def test_a_python_number_before_a_tensor_loop_stays_a_number():
+    """A number the body turns into a Tensor, or an int it turns into a float, does not join
+    (MindSpore 2.10's TypeError); one it keeps a number comes back as a Python number."""
     class Widen(nn.Cell):
         def construct(self, x, n):
             y = 1
@@ -184,6 +186,44 @@ def test_a_python_number_before_a_tensor_loop_takes_the_dtype_the_body_gives_it(
                 n = n - 1
             return y
 
-    out = Widen()(t(2.0), Tensor(np.array(3, np.int32)))
-    assert out.dtype == ms.float64
-    np.testing.assert_allclose(out.asnumpy(), ((1 * 2 + 0.5) * 2 + 0.5) * 2 + 0.5)
+    with pytest.raises(TypeError, match="AbstractScalar cannot join with AbstractTensor"):
+        Widen()(t(2.0), Tensor(np.array(3, np.int32)))
+
+    class IntToFloat(nn.Cell):
+        def construct(self, n):
+            y = 0
+            while n > 0:
+                y = y + 0.5
+                n = n - 1
+            return y
+
+    with pytest.raises(TypeError, match="dtype1 = Float32, dtype2 = Int64"):
+        IntToFloat()(Tensor(np.array(3, np.int32)))
+
+    class Count(nn.Cell):
+        def construct(self, n):
+            steps = 0
+            while n > 1:
+                n = n // 2
+                steps = steps + 1
+            return steps, n
+
+    steps, n = Count()(Tensor(np.array(20, np.int32)))
+    assert type(steps) is int and steps == 4 and int(n.asnumpy()) == 1
+
+
+def test_a_number_a_loop_turns_into_a_tensor_joins_where_it_is_computed_with():
+    """MindSpore 2.10 refuses the join only where the value is returned as it is: computed
+    with after the loop, it is the Tensor of the type the body gives it (here [7., 7.])."""
+    class Net(nn.Cell):
+        def construct(self, x, a, b):
+            y = 1
+            while a < b:
+                y = a * 2
+                a += 1
+            return x + y
+
+    out = Net()(Tensor(np.ones(2, np.float32)), t(2.0).astype(ms.float32),
+                t(4.0).astype(ms.float32))
+    assert out.dtype == ms.float32
+    np.testing.assert_array_equal(out.asnumpy(), [7.0, 7.0])

@@ -196,3 +196,27 @@ def test_an_argument_that_holds_itself_is_refused_as_mindspore_refuses_it(index)
         _Identity()(_cycles()[index])
     shared = [1, 2]  # the same list twice is no cycle
     assert _Identity()([shared, shared]) == [[1, 2], [1, 2]]
+
+
+def test_precompile_only_compiles_and_returns_none(monkeypatch):
+    """MS_DEV_PRECOMPILE_ONLY=1: a graph call compiles (errors included) and returns None
+    without running, as MindSpore's does; unset, the next call runs."""
+    @cellgraph.jit
+    def forever(x):
+        while x > 0:  # never ends when run
+            x = x + 1
+        return x
+
+    @cellgraph.jit
+    def bad(x):
+        return x.no_such_method()
+
+    monkeypatch.setenv("MS_DEV_PRECOMPILE_ONLY", "1")
+    assert forever(Tensor(np.array(1.0, np.float32))) is None
+    with pytest.raises(AttributeError):
+        bad(Tensor(np.array(1.0, np.float32)))
+    net = nn.Dense(2, 1)
+    cellgraph.set_context(mode=cellgraph.GRAPH_MODE)
+    assert net(Tensor(np.ones((1, 2), np.float32))) is None
+    monkeypatch.delenv("MS_DEV_PRECOMPILE_ONLY")
+    assert net(Tensor(np.ones((1, 2), np.float32))).shape == (1, 1)
