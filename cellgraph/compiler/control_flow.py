@@ -338,8 +338,9 @@ def _never_joins(a, b) -> bool:
 
 
 def _join_error(what: str, ta, tb, loc):
-    if ta.dtype != tb.dtype:
-        return DTypeError(f"{what}; both must have the same dtype", loc)
+    if ta.dtype != tb.dtype:  # MindSpore's words first: tests match them
+        return DTypeError(f"{JOIN_FAILED}\nType Join Failed: dtype1 = {tb.dtype}, dtype2 = "
+                          f"{ta.dtype}.\n{what}; both must have the same dtype", loc)
     return ShapeError(f"{what}; their ranks differ, so the shapes do not join (Join Failed)",
                       loc)
 

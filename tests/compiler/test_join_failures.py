@@ -123,3 +123,18 @@ def test_two_numbers_join():
 
     assert int(foo(Tensor(2.0), Tensor(6.0))) == 1
     assert int(foo(Tensor(7.0), Tensor(6.0))) == 2
+
+
+def test_a_loop_that_changes_a_tensors_dtype_fails_as_in_mindspore():
+    from cellgraph import ops
+
+    @jit
+    def retyped(x, y):
+        while x < 5:
+            y = ops.ones((1,), ms.float32) * 2
+            x = x + 1
+        return y
+
+    with pytest.raises(TypeError, match="Cannot join the return values") as info:
+        retyped(Tensor([0], ms.int32), Tensor([7], ms.int32))
+    assert "dtype1 = Float32, dtype2 = Int32" in str(info.value)  # MindSpore 2.10's order
