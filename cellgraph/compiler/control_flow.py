@@ -175,7 +175,7 @@ def _pair_leaves(labels, then_values, else_values, loc, branches):
         vt, ve = _dynamic_length(vt, ve)
         lt, tt = flatten(vt, _is_leaf)
         le, te = flatten(ve, _is_leaf)
-        if tt != te or len(lt) != len(le):
+        if not _same_structure(tt, te) or len(lt) != len(le):
             ka, kb = _abstract_kind(vt), _abstract_kind(ve)
             detail = (f"Abstract type {ka} cannot join with {kb}." if ka != kb else
                       f"{label} is {_describe(vt)} in one branch and {_describe(ve)} in the "

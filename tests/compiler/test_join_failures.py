@@ -138,3 +138,18 @@ def test_a_loop_that_changes_a_tensors_dtype_fails_as_in_mindspore():
     with pytest.raises(TypeError, match="Cannot join the return values") as info:
         retyped(Tensor([0], ms.int32), Tensor([7], ms.int32))
     assert "dtype1 = Float32, dtype2 = Int32" in str(info.value)  # MindSpore 2.10's order
+
+
+def test_a_number_known_at_run_time_joins_a_python_number():
+    @jit
+    def count(x, n):
+        i = 0
+        while i < n:  # i is a number known only at run time inside the loop
+            if x > 0:
+                i = i + 1
+            else:
+                i = 5
+        return i
+
+    assert count(Tensor(1.0), Tensor(3)) == 3
+    assert count(Tensor(-1.0), Tensor(3)) == 5
