@@ -568,8 +568,9 @@ def tensor_while(interp, node):
     init = {n: interp.scope.vars[n] for n in names}
     params: list = []
     failures: dict = {}  # name -> the join failure of a number the body makes a Tensor
+    broadcast: set = set()  # names that entered broadcast to the rank the body gave them
     while True:
-        loop = _LoopTrace(interp, node, init, params, loc)
+        loop = _LoopTrace(interp, node, init, params, loc, broadcast)
         new_params = [p for p in loop.updated if all(p is not q for q in params)]
         if not new_params and not loop.resolved:
             break
@@ -604,7 +605,7 @@ def _number_join(initial, value, body: Branch, loc):
 class _LoopTrace:
     """One tracing of a Tensor `while`'s condition and body over the carried values."""
 
-    def __init__(self, interp, node, init: dict, params: list, loc):
+    def __init__(self, interp, node, init: dict, params: list, loc, broadcast: set):
         self.names, self.params, self.loc = list(init), params, loc
         self.trees, init_leaves, self.numbers = [], [], []
         for n in self.names:
@@ -640,8 +641,10 @@ class _LoopTrace:
                 self.resolved[n] = F.cast(init[n], dtype) if isinstance(
                     init[n], Tracer) else np.asarray(init[n], dtype.np)
                 self.failures[n] = failure
-            elif (retyped := _loop_join(init[n], value)) is not None:
+            elif (retyped := _loop_join(init[n], value, n not in broadcast)) is not None:
                 self.resolved[n] = retyped
+                if _rank_of(retyped) != _rank_of(init[n]):  # once: a rank that grows on
+                    broadcast.add(n)  # every trip does not join (MindSpore's Join Failed)
 
     def _enter(self, interp, branch: Branch) -> None:
         """Bind the carried values to the branch's parameters."""
@@ -728,9 +731,14 @@ def _broadcasts_up(a, b) -> bool:
         return False
 
 
-def _loop_join(initial, value):
-    """`initial` retyped so that it can also hold `value` (the dims that differ become dynamic),
-    or None when it already can, or cannot at all (the loop reports that when it is emitted)."""
+def _rank_of(value):
+    return abstract_of(value).ndim if is_tensor_like(value) else None
+
+
+def _loop_join(initial, value, broadcast_up: bool = True):
+    """`initial` retyped so that it can also hold `value` (the dims that differ become dynamic;
+    with `broadcast_up`, a higher rank the body broadcasts it to), or None when it already can,
+    or cannot at all (the loop reports that when it is emitted)."""
     broadened = RuntimeSequence.broadened(initial, value)  # a list the body appends to
     if broadened is not None:
         return broadened
@@ -743,7 +751,8 @@ def _loop_join(initial, value):
         joined = None
         if is_tensor_like(a) and is_tensor_like(b):
             joined = dynamic_dims.join(abstract_of(a), abstract_of(b))
-            if joined is None and _broadcasts_up(abstract_of(a), abstract_of(b)):
+            if joined is None and broadcast_up and _broadcasts_up(abstract_of(a),
+                                                                  abstract_of(b)):
                 # a value the body broadcasts to a higher rank (`out = out + w`, out (1,) and
                 # w (2, 2, 2)): it enters the loop broadcast, as its first trip would make it
                 out.append(A.broadcast_to(a, shape=tuple(abstract_of(b).shape)))

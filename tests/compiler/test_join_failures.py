@@ -153,3 +153,20 @@ def test_a_number_known_at_run_time_joins_a_python_number():
 
     assert count(Tensor(1.0), Tensor(3)) == 3
     assert count(Tensor(-1.0), Tensor(3)) == 5
+
+
+def test_a_loop_that_raises_a_values_rank_on_every_trip_does_not_join():
+    """Broadcast to the rank its first trip gives it, once; a rank that keeps growing is
+    MindSpore's ValueError (Join Failed)."""
+    from cellgraph import nn, ops
+
+    class Grow(nn.Cell):
+        def construct(self, x, i):
+            out = x
+            while i < 3:
+                out = ops.expand_dims(out + 1, -1)
+                i = i + 1
+            return out
+
+    with pytest.raises(ValueError, match="Join Failed"):
+        Grow()(Tensor(0, ms.int32), Tensor(0, ms.int32))
