@@ -5,7 +5,10 @@ called as `create(path, *create_args)`) and the pair its reader opens them with 
 `open(path, *open_args)`), and names its backend. The basic backend is Python's `open` in
 append-binary and read-binary mode. MindIO (Ascend's in-memory checkpoint store) is taken when
 its `mindio_acp` or `mindio` package is installed and initialises; otherwise registering it
-answers False and the record is left as it was."""
+answers False and the record is left as it was.
+
+cellgraph's own checkpoint writer and reader (train/serialization.py) go through `safe_io`
+(temp file, fsync, rename) and do not consult a FileSystem record."""
 from __future__ import annotations
 
 from cellgraph import _checkparam as validator
