@@ -64,6 +64,8 @@ _LAZY = {
         "GradOperation", "get_grad", "grad", "value_and_grad")},
     "mutable": ("cellgraph.common.mutable", "mutable"),
     "recompute": ("cellgraph.common.recompute", "recompute"),
+    **{name: ("cellgraph.common.file_system", name) for name in (
+        "mindio_preload", "set_mindio_server_info")},
     "Symbol": ("cellgraph.common.symbol", "Symbol"),
     "dtype": ("cellgraph.common.dtype", None),  # mstype, MindSpore's `common.dtype` module
     **{name: ("cellgraph.common.dtype", name) for name in (
@@ -294,6 +296,7 @@ __all__ = [
     "memory_reserved",
     "memory_stats",
     "merge_sliced_parameter",
+    "mindio_preload",
     "mindrecord",
     "mint",
     "ms_class",
@@ -331,6 +334,7 @@ __all__ = [
     "set_dump",
     "set_enc_key",
     "set_enc_mode",
+    "set_mindio_server_info",
     "set_ps_context",
     "set_recursion_limit",
     "set_rng_state",

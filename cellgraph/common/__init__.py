@@ -32,6 +32,9 @@ _LAZY = {
         "Generator", "default_generator", "initial_seed", "manual_seed")},
     "generator": ("cellgraph.common.generator", None),
     "recompute": ("cellgraph.common.recompute", "recompute"),
+    **{name: ("cellgraph.common.file_system", name) for name in (
+        "mindio_preload", "set_mindio_server_info")},
+    "file_system": ("cellgraph.common.file_system", None),
     **{name: ("cellgraph.jit_decorators", name) for name in ("JitConfig", "lazy_inline")},
     **{name: ("cellgraph.graph.api", name) for name in (
         "ms_memory_recycle", "register_saved_tensors_hooks", "saved_tensors_hooks")},
@@ -61,6 +64,7 @@ __all__ = [
     "lazy_inline",
     "list_",
     "manual_seed",
+    "mindio_preload",
     "ms_class",
     "ms_function",
     "ms_memory_recycle",
@@ -71,6 +75,7 @@ __all__ = [
     "recompute",
     "register_saved_tensors_hooks",
     "saved_tensors_hooks",
+    "set_mindio_server_info",
     "set_seed",
     "string",
     "tensor",

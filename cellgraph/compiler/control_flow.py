@@ -29,6 +29,7 @@ from .loop_exits import UNBOUND, has_exit, has_return
 from .loop_prims import loop_options
 from .print_op import emit_print
 from .pytree import LEAF, flatten, unflatten
+from .runtime_optional import as_optional_pair, joins_with_none
 from .scope import ReturnSignal
 
 _MISSING = object()
@@ -172,6 +173,8 @@ def _pair_leaves(labels, then_values, else_values, loc, branches):
     for label, vt, ve in zip(labels, then_values, else_values):
         if (vt is UNBOUND) != (ve is UNBOUND):  # the side that never set it is never read
             vt, ve = (zeros_like_value(ve), ve) if vt is UNBOUND else (vt, zeros_like_value(vt))
+        if joins_with_none(vt, ve):  # a value in one branch, None in the other
+            vt, ve = as_optional_pair(vt, ve, zeros_like_value)
         vt, ve = _dynamic_length(vt, ve)
         lt, tt = flatten(vt, _is_leaf)
         le, te = flatten(ve, _is_leaf)

@@ -50,6 +50,7 @@ from . import (
     print_op,
     py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
     recursion,
+    runtime_optional,
     scalar_bitwise,
     sequence_builtins,
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
@@ -112,7 +113,7 @@ ZERO_DIVISOR = {gast.Div: "The divisor could not be zero. But the divisor is zer
                 gast.Mod: "Cannot perform modulo operation on zero."}
 CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
-          gast.Is: operator.is_, gast.IsNot: operator.is_not,
+          gast.Is: runtime_optional.identical, gast.IsNot: runtime_optional.not_identical,
           gast.In: choice.contains,
           gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
 # the exception types a graph raises (MindSpore's exception_types_map)

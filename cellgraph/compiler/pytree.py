@@ -10,7 +10,8 @@ from typing import Any
 class Tree:
     kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
     # keys), "text" (a string known at run time: its parts), "sparse" (static: the class and
-    # dense shape of a COOTensor, CSRTensor or RowTensor), "static"
+    # dense shape of a COOTensor, CSRTensor or RowTensor), "optional" (a value or None, known
+    # at run time: its flag and value), "static"
     children: tuple = ()
     static: Any = None
     mutable: bool = False  # a tuple, list or dict `mutable()` made (rebuilt as one)
@@ -114,6 +115,10 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
         children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves),)
         return Tree("dynseq", children, static=(type(sequence).rebuild, sequence.kind,
                                                 sequence.element))
+    optional = getattr(v, "runtime_optional", None)  # a value or None (runtime_optional.py)
+    if optional is not None:
+        return Tree("optional", tuple(_walk(p, is_leaf, leaves) for p in optional),
+                    static=(type(v).rebuild,))
     if is_leaf(v):
         scalar = getattr(v, "python_type", None)  # a variable scalar
         leaves.append(v)
@@ -187,7 +192,7 @@ def _build(t: Tree, it):
     if t.kind == "static":
         return t.static
     items = [_build(c, it) for c in t.children]
-    if t.kind in ("dynseq", "scalar"):
+    if t.kind in ("dynseq", "scalar", "optional"):
         return runtime_value(t, items)
     if t.kind == "text":
         return join_text(items)

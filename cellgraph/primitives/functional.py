@@ -206,7 +206,31 @@ def broadcast_to(input, shape):
 
 
 def expand_dims(input_x, axis):
-    return A.expand_dims(input_x, axis=normalize_axis(int(axis), abstract_of(input_x).ndim + 1))
+    rank = abstract_of(input_x).ndim + 1
+    if hasattr(axis, "aval") and static_values(axis) is None:  # computed in the graph
+        return _expand_dims_at(input_x, axis, rank)
+    return A.expand_dims(input_x, axis=normalize_axis(int(axis), rank))
+
+
+def _expand_dims_at(x, axis, rank: int):
+    """`x` with a size-1 axis inserted at `axis`, an integer known only when the graph runs
+    (a scalar a Tensor `if` chose): a reshape to a shape computed in the graph, each size read
+    when it runs (the new one 1, the others x's, shifted past `axis`)."""
+    from .check_ops import checked_value
+
+    axis_type = abstract_of(axis)
+    if axis_type.shape not in ((), (1,)) or not axis_type.dtype.is_int:
+        raise DTypeError(f"For 'ExpandDims', the 'axis' must be an int, got a Tensor "
+                         f"{axis_type}")
+    axis = checked_value(cast(reshape(axis, ()), dt.int64), low=-rank, high=rank,
+                         what="axis", op="ExpandDims", error="value")
+    axis = M.add(axis, M.mul(cast(M.less(axis, np.int64(0)), dt.int64), np.int64(rank)))
+    positions = np.arange(rank, dtype=np.int64)
+    sizes = concat([D.shape_of(x), np.ones(1, np.int64)])  # (the last entry is never read)
+    source = M.sub(positions, cast(M.greater(positions, axis), dt.int64))
+    shape = M.select(M.equal(positions, axis), np.ones(rank, np.int64),
+                     gather(sizes, source, 0))
+    return D.reshape_to(x, shape)
 
 
 def squeeze(input, axis=None):

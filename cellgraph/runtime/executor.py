@@ -348,7 +348,8 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         env[name] = tree.static
         return name
     items = [_tree_expr(child, leaves, env) for child in tree.children]
-    if tree.kind in ("dynseq", "scalar"):  # a dynamic-length sequence, a variable scalar
+    if tree.kind in ("dynseq", "scalar", "optional"):  # a dynamic-length sequence, a variable
+        # scalar, a value or None
         name = f"runtime_{len(env)}"
         env[name] = functools.partial(runtime_value, tree)
         return f"{name}([{', '.join(items)}])"

@@ -513,6 +513,19 @@ def _save_graph(network, file_name):
                            f"cellgraph.dump_ir or the `cellgraph ir` command to see it")
 
 
+def _get_funcgraph(net, *inputs):
+    """Compile the Cell `net` for `inputs` and return its optimised graph (cellgraph's IR
+    `Graph`, where MindSpore returns its FuncGraph); a compile error is raised as when the
+    Cell is called."""
+    from cellgraph.inspect_ir import graph_at_stage
+    from cellgraph.nn.cell import Cell
+
+    if not isinstance(net, Cell):  # MindSpore's ValueError
+        raise ValueError(  # noqa: TRY004
+            "For get_funcgraph's parameter 'net', currently only support Cell right now.")
+    return graph_at_stage(net, *inputs, stage="optimize")
+
+
 def merge_sliced_parameter(sliced_parameters, strategy=None):
     """One Parameter from the slices of a Parameter saved by several devices, joined along
     axis 0 in order, with MindSpore's checks: a non-empty list of Parameters of one name, rank

@@ -124,3 +124,57 @@ def test_ops_shape_of_a_dynamic_size_is_a_variable_scalar():
     net.set_inputs(declared)
     net.compile(declared)
     assert net(Tensor(np.ones((4, 3, 2, 2), np.float32))).shape == (12, 4)
+
+
+class ExpandAtChosenAxis(nn.Cell):
+    """ExpandDims at an axis a Tensor `if` picks among two numbers: known only when it runs."""
+
+    def __init__(self, axis_then, axis_else):
+        super().__init__()
+        self.axis_then, self.axis_else = axis_then, axis_else
+        self.expand = ops.ExpandDims()
+
+    def construct(self, x, y, data):
+        if x > y:
+            axis = self.axis_then
+        else:
+            axis = self.axis_else
+        return self.expand(data, axis) * 2
+
+
+# shapes and errors as MindSpore 2.10 gives them
+@pytest.mark.parametrize("axes, pick_then, shape", [
+    ((1, 2), True, (2, 1, 3)), ((1, 2), False, (2, 3, 1)),
+    ((-1, -3), True, (2, 3, 1)), ((-1, -3), False, (1, 2, 3)), ((-4, 1), False, (2, 1, 3)),
+])
+def test_expand_dims_at_an_axis_known_when_run(axes, pick_then, shape):
+    data = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = ExpandAtChosenAxis(*axes)(Tensor(1.0 if pick_then else 0.0, ms.float32),
+                                    Tensor(0.5, ms.float32), Tensor(data))
+    assert out.shape == shape
+    np.testing.assert_array_equal(out.asnumpy(), 2 * data.reshape(shape))
+
+
+@pytest.mark.parametrize("axes, pick_then", [((0, 5), False), ((-4, 1), True)])
+def test_expand_dims_axis_out_of_range_when_run(axes, pick_then):
+    with pytest.raises(ValueError, match="ExpandDims"):
+        ExpandAtChosenAxis(*axes)(Tensor(1.0 if pick_then else 0.0, ms.float32),
+                                  Tensor(0.5, ms.float32), Tensor(np.ones((2, 3), np.float32)))
+
+
+def test_expand_dims_at_a_run_time_axis_differentiates():
+    net = ExpandAtChosenAxis(-1, 0)
+    data = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    grads = ops.GradOperation(get_all=True)(net)(Tensor(1.0, ms.float32),
+                                                 Tensor(0.0, ms.float32), data)
+    np.testing.assert_array_equal(grads[2].asnumpy(), np.full((2, 3), 2.0, np.float32))
+
+
+def test_expand_dims_needs_an_integer_axis():
+    @ms.jit
+    def expand(x, flag):
+        axis = 1.0 if flag > 0 else 0.0
+        return ops.expand_dims(x, axis)
+
+    with pytest.raises(TypeError, match="ExpandDims"):
+        expand(Tensor(np.ones((2, 3), np.float32)), Tensor(1.0, ms.float32))
