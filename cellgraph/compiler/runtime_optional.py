@@ -14,6 +14,8 @@ and be compared with None by `is` / `is not` (a bool graph value); any other use
 value, which the graph cannot know here, and is refused with a clear error."""
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from cellgraph.primitives import functional as F
@@ -67,6 +69,14 @@ def joins_with_none(a, b) -> bool:
     return (isinstance(a, optional) or isinstance(b, optional)) and not (a is None and b is None)
 
 
+def _as_tensor(value):
+    """A Python int or float as the 0-d Tensor MindSpore gives for a number that may be None
+    (a bool and anything else as it is)."""
+    if isinstance(value, numbers.Number) and not isinstance(value, (bool, complex)):
+        return np.asarray(value, np.int64 if isinstance(value, numbers.Integral) else np.float32)
+    return value
+
+
 def as_optional_pair(a, b, zeros_like_value) -> tuple:
     """`a` and `b` as RuntimeOptionals of one structure: None as absent, over zeros like the
     other side's value; a plain value as present."""
@@ -77,8 +87,8 @@ def as_optional_pair(a, b, zeros_like_value) -> tuple:
         if isinstance(v, RuntimeOptional):
             return v
         if v is None:
-            return RuntimeOptional(False, zeros_like_value(value_of(other)))
-        return RuntimeOptional(True, v)
+            return RuntimeOptional(False, zeros_like_value(_as_tensor(value_of(other))))
+        return RuntimeOptional(True, _as_tensor(v))
 
     return optional(a, b), optional(b, a)
 
