@@ -1,9 +1,9 @@
-"""Device selection and the MindSpore entry points this platform cannot honour.
+"""Device selection, and MindSpore's `export` and `load` of whole graphs.
 
 `set_device("GPU")` is `set_context(device_target="GPU")`. `export` writes ONNX models
-(`cellgraph.onnx`); MindSpore's own MindIR and AIR graphs need its serialiser, which cellgraph
-does not have: exporting them, and `load`, raise `UnsupportedError` saying what to use
-instead.
+(`cellgraph.onnx`); `load` reads MindSpore's MindIR files (`cellgraph.train.mindir_graph`) for
+`nn.GraphCell` to run. AIR graphs (Ascend's format) are not written: that raises
+`UnsupportedError` saying what to use instead.
 """
 from __future__ import annotations
 
@@ -80,5 +80,9 @@ EXPORT_FORMATS = ("AIR", "ONNX", "MINDIR")
 
 
 def load(file_name, **kwargs):
-    raise UnsupportedError(f"load({file_name!r}): cellgraph cannot read MindIR graphs; rebuild "
-                           f"the network in Python and load_checkpoint its weights")
+    """The graph of the MindIR file `file_name` (MindSpore's `dec_key`/`dec_mode` decrypt it),
+    for `nn.GraphCell(graph)(*inputs)` to run; see cellgraph.train.mindir_graph for what a
+    graph may hold."""
+    from cellgraph.train import mindir_graph
+
+    return mindir_graph.load(file_name, **kwargs)
