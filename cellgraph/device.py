@@ -48,14 +48,15 @@ def export(net, *inputs, file_name, file_format, **kwargs):
     if file_format not in EXPORT_FORMATS:
         raise ArgumentValueError(f"For 'export', 'file_format' must be one of "
                                  f"{list(EXPORT_FORMATS)}, but got {file_format}.")
-    if file_format != "ONNX":
-        raise UnsupportedError(f"export(file_format={file_format!r}): cellgraph cannot write "
-                               f"MindSpore's {'MindIR' if file_format == 'MINDIR' else 'AIR'} graphs; export with "
-                               f"file_format='ONNX', or save the weights with save_checkpoint "
-                               f"and rebuild the network in Python")
+    if file_format == "AIR":
+        raise UnsupportedError("export(file_format='AIR'): cellgraph cannot write Ascend's AIR "
+                               "graphs; export with file_format='MINDIR' or 'ONNX'")
     unknown = sorted(set(kwargs) - {"enc_key", "enc_mode", "custom_func"})
     if unknown:
         raise ArgumentError(f"export() got unexpected keyword arguments {unknown}")
+    if file_format == "MINDIR":
+        _export_mindir(net, inputs, file_name, kwargs)
+        return
     if kwargs.get("custom_func") is not None:
         raise ArgumentValueError(f"Currently only support custom_func for MindIR format, but got "
                                  f"{file_format} format.")
@@ -77,6 +78,28 @@ def export(net, *inputs, file_name, file_format, **kwargs):
 
 
 EXPORT_FORMATS = ("AIR", "ONNX", "MINDIR")
+
+
+def _export_mindir(net, inputs, file_name, options) -> None:
+    """`net` on `inputs` as a MindIR file (cellgraph.train.mindir_export), encrypted with
+    `enc_key` in `enc_mode` (AES-GCM, AES-CBC, SM4-CBC, or a callable `enc_mode(data, key)`)."""
+    from cellgraph.train import checkpoint_crypto, mindir_export
+
+    if options.get("custom_func") is not None:
+        raise UnsupportedError("export(file_format='MINDIR', custom_func=...): cellgraph writes "
+                               "no custom MindIR fields")
+    data = mindir_export.model_bytes(net, inputs)
+    if "enc_key" in options:
+        enc_key, enc_mode = options["enc_key"], options.get("enc_mode", "AES-GCM")
+        if not isinstance(enc_key, bytes):
+            raise ArgumentError(f"The argument 'enc_key' must be bytes, but got "
+                                f"{type(enc_key).__name__}.")
+        if callable(enc_mode):
+            data = enc_mode(data, enc_key)
+        else:
+            checkpoint_crypto.check_key(enc_key, enc_mode, "export")
+            data = checkpoint_crypto.encrypt(data, enc_key, enc_mode)
+    mindir_export.write_mindir(data, file_name)
 
 
 def load(file_name, **kwargs):

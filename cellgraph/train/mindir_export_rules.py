@@ -1,0 +1,189 @@
+"""Each cellgraph primitive's MindIR form: `EXPORT_MAP[name](writer, node) -> value name(s)`.
+
+A rule writes MindSpore 2.10's operation in the encoding MindSpore writes for it (checked by
+tools/oracle/make_mindir_fixtures.py `check`: MindSpore runs what cellgraph exported): the
+operations with an op definition as PRIMITIVE_FUNCTION nodes (operands, then the `__init__`
+arguments as value nodes, enums as MindSpore's numbers), the older ones (Conv2D, MaxPool) as
+PRIMITIVE nodes with attributes. A node parameter the operation cannot express is rejected.
+"""
+from __future__ import annotations
+
+from .mindir_export import NodeWriter, _reject, exports
+from .mindir_graph import ENUM_CODES
+
+NCHW = ENUM_CODES["data_format"]["nchw"]
+NHWC = ENUM_CODES["data_format"]["nhwc"]
+VALID = ENUM_CODES["pad_mode"]["valid"]
+
+
+def _operands(w: NodeWriter, node) -> list[str]:
+    """The node's operands; a constant takes the dtype of the tensor operands (MindSpore's
+    scalars join a tensor's dtype)."""
+    tensor_dtypes = [a.aval.dtype.np for a in node.inputs if not hasattr(a, "value")]
+    dtype = tensor_dtypes[0] if tensor_dtypes else None
+    return [w.name_of(a, dtype) for a in node.inputs]
+
+
+def _plain(op_type: str):
+    def rule(w, node):
+        if node.params:
+            _reject(node, f"with parameters {node.params} has no MindSpore {op_type} form")
+        return w.writer.call(op_type, _operands(w, node))
+    return rule
+
+
+UNARY = {"neg": "Neg", "exp": "Exp", "log": "Log", "sqrt": "Sqrt", "rsqrt": "Rsqrt",
+         "tanh": "Tanh", "sigmoid": "Sigmoid", "relu": "ReLU", "abs": "Abs", "square": "Square",
+         "sin": "Sin", "cos": "Cos", "floor": "Floor", "ceil": "Ceil",
+         "reciprocal": "Reciprocal", "erf": "Erf", "sign": "Sign", "logical_not": "LogicalNot"}
+BINARY = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "maximum": "Maximum",
+          "minimum": "Minimum", "pow": "Pow", "equal": "Equal", "not_equal": "NotEqual",
+          "less": "Less", "less_equal": "LessEqual", "greater": "Greater",
+          "greater_equal": "GreaterEqual", "logical_and": "LogicalAnd",
+          "logical_or": "LogicalOr"}
+for _name, _op in {**UNARY, **BINARY}.items():
+    exports(_name)(_plain(_op))
+
+
+@exports("reshape", "squeeze", "expand_dims")
+def _reshape(w, node):
+    return w.writer.call("Reshape", [w.name_of(node.inputs[0])],
+                         tuple(node.outputs[0].aval.shape))
+
+
+@exports("transpose")
+def _transpose(w, node):
+    return w.writer.call("Transpose", [w.name_of(node.inputs[0])],
+                         tuple(int(p) for p in node.params["perm"]))
+
+
+@exports("matmul")
+def _matmul(w, node):
+    unknown = set(node.params) - {"transpose_a", "transpose_b"}
+    if unknown:
+        _reject(node, f"with parameters {sorted(unknown)} has no MindSpore MatMul form")
+    x, y = node.inputs
+    if x.aval.ndim < 2 or y.aval.ndim < 2:
+        _reject(node, "of a vector has no MindSpore MatMul form")
+    op = "MatMul" if x.aval.ndim == y.aval.ndim == 2 else "BatchMatMul"
+    return w.writer.call(op, _operands(w, node), bool(node.params.get("transpose_a", False)),
+                         bool(node.params.get("transpose_b", False)))
+
+
+@exports("bias_add")
+def _bias_add(w, node):
+    rank = node.inputs[0].aval.ndim
+    axis = node.params.get("axis", 1) % rank
+    if axis == 1:
+        data_format = NCHW
+    elif axis == rank - 1 and rank == 4:
+        data_format = NHWC
+    else:
+        _reject(node, f"on axis {axis} of a rank-{rank} tensor has no MindSpore BiasAdd form")
+    return w.writer.call("BiasAdd", _operands(w, node), data_format)
+
+
+@exports("softmax")
+def _softmax(w, node):
+    axis = node.params.get("axis", -1)
+    return w.writer.call("Softmax", _operands(w, node),
+                         tuple(axis) if isinstance(axis, tuple) else (axis,))
+
+
+@exports("log_softmax")
+def _log_softmax(w, node):
+    return w.writer.call("LogSoftmax", _operands(w, node), node.params.get("axis", -1))
+
+
+def _axes(node) -> tuple:
+    axis = node.params.get("axis", ())
+    return (axis,) if isinstance(axis, int) else tuple(axis)
+
+
+@exports("reduce_sum")
+def _reduce_sum(w, node):
+    return w.writer.call("ReduceSum", _operands(w, node), _axes(node),
+                         bool(node.params.get("keep_dims", False)), False)
+
+
+def _reduction(op_type: str):
+    def rule(w, node):
+        return w.writer.call(op_type, _operands(w, node), _axes(node),
+                             bool(node.params.get("keep_dims", False)))
+    return rule
+
+
+for _name, _op in {"reduce_mean": "ReduceMean", "reduce_max": "ReduceMax",
+                   "reduce_min": "ReduceMin", "reduce_prod": "ReduceProd"}.items():
+    exports(_name)(_reduction(_op))
+
+
+@exports("concat")
+def _concat(w, node):
+    parts = w.writer.call("MakeTuple", _operands(w, node), attrs={})
+    return w.writer.call("Concat", [parts], node.params.get("axis", 0))
+
+
+@exports("conv2d")
+def _conv2d(w, node):
+    unknown = set(node.params) - {"stride", "pad", "dilation", "group"}
+    if unknown:
+        _reject(node, f"with parameters {sorted(unknown)} has no MindSpore Conv2D form here")
+    weight = node.inputs[1].aval.shape
+    stride, dilation = node.params["stride"], node.params["dilation"]
+    pad = tuple(int(p) for p in node.params["pad"])
+    attrs = {"kernel_size": tuple(weight[2:]), "mode": 1, "out_channel": int(weight[0]),
+             "input_names": ["x", "w"], "pad": pad, "pad_mode": "pad", "format": "NCHW",
+             "pad_list": pad, "groups": int(node.params["group"]),
+             "stride": (1, 1, *stride), "group": int(node.params["group"]),
+             "dilation": (1, 1, *dilation), "output_names": ["output"]}
+    return w.writer.call("Conv2D", _operands(w, node), attrs=attrs)
+
+
+def _pad_mode(node) -> str:
+    """"VALID" for no padding, "SAME" where the padding is MindSpore's same padding."""
+    pad = tuple(node.params["pad"])
+    if not any(pad):
+        return "VALID"
+    size, kernel, stride = node.inputs[0].aval.shape[2:], node.params["kernel"], \
+        node.params["stride"]
+    same = []
+    for n, k, s in zip(size, kernel, stride):
+        total = max((-(-n // s) - 1) * s + k - n, 0)
+        same += [total // 2, total - total // 2]
+    if pad != (same[0], same[1], same[2], same[3]):
+        _reject(node, f"with the explicit padding {pad} has no MindSpore pooling form (its "
+                      f"pad_mode is 'valid' or 'same')")
+    return "SAME"
+
+
+@exports("max_pool2d")
+def _max_pool2d(w, node):
+    unknown = set(node.params) - {"kernel", "stride", "pad"}
+    if unknown:
+        _reject(node, f"with parameters {sorted(unknown)} has no MindSpore MaxPool form here")
+    attrs = {"pad_mode": _pad_mode(node), "output_names": ["output"],
+             "kernel_size": (1, 1, *node.params["kernel"]), "format": "NCHW",
+             "strides": (1, 1, *node.params["stride"]), "input_names": ["x"]}
+    return w.writer.call("MaxPool", _operands(w, node), attrs=attrs)
+
+
+@exports("avg_pool2d")
+def _avg_pool2d(w, node):
+    unknown = set(node.params) - {"kernel", "stride", "pad", "count_include_pad"}
+    if unknown or _pad_mode(node) != "VALID":
+        _reject(node, "with padding has no MindSpore AvgPool form here")
+    return w.writer.call("AvgPool", _operands(w, node), tuple(node.params["kernel"]),
+                         tuple(node.params["stride"]), VALID, NCHW)
+
+
+@exports("batch_norm")
+def _batch_norm(w, node):
+    if node.params.get("is_training", False):
+        _reject(node, "in training mode is not exported (export compiles inference)")
+    out = w.writer.call("BatchNorm", _operands(w, node), False,
+                        float(node.params.get("epsilon", 1e-5)), 0.1, NCHW)
+    return [w.writer.item(out, i) for i in range(len(node.outputs))]
+
+
+__all__ = ["BINARY", "UNARY"]
