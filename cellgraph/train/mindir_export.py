@@ -12,10 +12,11 @@ operation (mind_ir_version 3):
         ->  REF::ReduceMean:2 (v1, (2, 3), True)   PRIMITIVE_FUNCTION, arguments as inputs
 
 The graph's inputs become graph inputs, its weights `graph.parameter` entries (named by their
-Parameter, which `load` gives back), several outputs a MakeTuple. Shapes are the example
-inputs' (static). A primitive without a rule, a parameter of one that MindSpore's operation
-cannot express, a Parameter assigned while the network runs, or control flow (a switch or
-loop node) raises UnsupportedError naming it: no file is written then.
+Parameter, which `load` gives back), several outputs a MakeTuple; `print` is MindSpore's Print
+ordered by its IO monad. Tensor `if` and `while` become MindSpore's control flow
+(mindir_control_flow.py). Shapes are the example inputs' (static). A primitive without a rule,
+a parameter of one that MindSpore's operation cannot express, or a Parameter assigned while the
+network runs raises UnsupportedError naming it: no file is written then.
 """
 from __future__ import annotations
 
@@ -77,12 +78,17 @@ def _element(value) -> dict:
 
 
 class GraphWriter:
-    """The nodes and primitives of one MindIR graph, with fresh value names."""
+    """The nodes of one MindIR graph, with fresh value names; the model's primitives and
+    function graphs are shared by the writers of all its graphs."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, shared: dict | None = None):
         self.name = name
         self.nodes: list = []
-        self.primitives: list = []
+        self.inputs: list = []
+        self.shared = shared if shared is not None else {"primitives": [], "functions": [],
+                                                         "graphs": [0]}
+        self.primitives = self.shared["primitives"]
+        self.io = None  # the last UpdateState of the graph's printing, if it prints
         self._count = 0
 
     def fresh(self, hint: str = "v") -> str:
@@ -92,8 +98,15 @@ class GraphWriter:
     def const(self, value) -> str:
         name = self.fresh("value")
         self.nodes.append({"output": [name], "name": name, "op_type": "Constant",
-                           "attribute": [attribute(value, "value")]})
+                           "attribute": [value if isinstance(value, dict)
+                                         else attribute(value, "value")]})
         return name
+
+    def _node(self, op_type: str, inputs: list, hint: str) -> str:
+        out = self.fresh(hint)
+        self.nodes.append({"input": list(inputs), "output": [out], "name": out,
+                           "op_type": op_type})
+        return out
 
     def call(self, op_type: str, inputs: list, *arguments, attrs: dict | None = None) -> str:
         """A node of MindSpore's operation `op_type` on the `inputs` (value names): a
@@ -105,13 +118,48 @@ class GraphWriter:
         if attrs is not None:
             prim["attribute"] = [attribute(value, key) for key, value in attrs.items()]
         self.primitives.append(prim)
-        out = self.fresh(op_type)
-        self.nodes.append({"input": list(inputs) + [self.const(a) for a in arguments],
-                           "output": [out], "name": out, "op_type": f"REF::{prim_name}"})
-        return out
+        return self._node(f"REF::{prim_name}", list(inputs) + [self.const(a) for a in arguments],
+                          op_type)
+
+    def call_graph(self, graph_name: str, inputs: list) -> str:
+        """A node calling the function graph `graph_name`."""
+        return self._node(f"REF::{graph_name}", inputs, "call")
+
+    def call_value(self, value_name: str, inputs: list) -> str:
+        """A node calling the closure `value_name` holds (a Switch's choice)."""
+        return self._node(f"REF::{value_name}", inputs, "call")
 
     def item(self, source: str, index: int) -> str:
         return self.call("TupleGetItem", [source, self.const(index)], attrs={})
+
+    def effect(self, op_type: str, inputs: list, attrs: dict) -> None:
+        """An IO operation (Print) ordered after the previous one by UpdateState, as
+        MindSpore threads its IO monad; the graph's output depends on the last."""
+        state = self.io or self.const({"name": "value", "type": proto.ATTR["IOMONAD"]})
+        done = self.call(op_type, list(inputs) + [state], attrs=attrs)
+        self.io = self.call("UpdateState", [state, done], attrs={})
+
+    def function(self, hint: str) -> GraphWriter:
+        """A writer for a new function graph of this model."""
+        self.shared["graphs"][0] += 1
+        return GraphWriter(f"{hint}_{self.shared['graphs'][0]}", self.shared)
+
+    def add_inputs(self, avals) -> list[str]:
+        names = [f"{self.name}:input_{len(self.inputs) + i}" for i in range(len(avals))]
+        self.inputs += [{"name": name, "tensor": [_type_of(aval)]}
+                        for name, aval in zip(names, avals)]
+        return names
+
+    def graph_proto(self, outputs: list[str]) -> dict:
+        out = outputs[0] if len(outputs) == 1 else self.call("MakeTuple", outputs, attrs={})
+        if self.io is not None:
+            out = self.call("Depend", [out, self.io], attrs={"side_effect_propagate": 1})
+        return {"node": self.nodes, "name": self.name, "input": self.inputs,
+                "output": [{"name": out}]}
+
+    def finish(self, outputs: list[str]) -> None:
+        """This function graph, returning `outputs` (a tuple of several), joins the model."""
+        self.shared["functions"].append(self.graph_proto(outputs))
 
 
 def _reject(node, why: str):
@@ -137,8 +185,17 @@ class NodeWriter:
                                                   else atom.aval.dtype.np))
         return self.values[id(atom)]
 
+    def inline(self, graph, input_names: list[str]) -> list[str]:
+        """`graph`'s nodes written here with its parameters bound to `input_names`; the
+        names of its outputs."""
+        nested = NodeWriter(self.writer)
+        for param, name in zip(graph.params, input_names):
+            nested.values[id(param)] = name
+        nested.run(graph)
+        return [nested.name_of(atom) for atom in graph.outputs]
+
     def run(self, graph) -> None:
-        from . import mindir_export_rules  # noqa: F401  (its rules join EXPORT_MAP)
+        from . import mindir_control_flow, mindir_export_rules  # noqa: F401  (rules join the map)
 
         for node in graph.nodes:
             rule = EXPORT_MAP.get(node.callee.name)
@@ -188,17 +245,16 @@ def model_bytes(net, inputs) -> bytes:
             array = np.asarray(weight.asnumpy(), dtype=param.aval.dtype.np)
             parameters.append(proto.tensor_proto(array, name=value_name, ref_key=weight.name))
         nodes.values[id(param)] = value_name
+    writer.inputs = graph_inputs
     if not all(isinstance(value, Tensor) for value in inputs):
         raise MindIRExportError("export(file_format='MINDIR'): cellgraph exports networks "
                                 "whose inputs are all Tensors")
     nodes.run(graph)
-    outs = [nodes.name_of(atom) for atom in graph.outputs]
-    out = outs[0] if len(outs) == 1 else writer.call("MakeTuple", outs, attrs={})
-    graph_proto = {"node": writer.nodes, "name": name, "parameter": parameters,
-                   "input": graph_inputs, "output": [{"name": out}]}
+    graph_proto = writer.graph_proto([nodes.name_of(atom) for atom in graph.outputs])
+    graph_proto["parameter"] = parameters
     model = {"ir_version": "1.1", "producer_name": "MindSpore", "model_version": "2.10.0",
-             "graph": graph_proto, "little_endian": True, "primitives": writer.primitives,
-             "mind_ir_version": MIND_IR_VERSION}
+             "graph": graph_proto, "functions": writer.shared["functions"], "little_endian": True,
+             "primitives": writer.primitives, "mind_ir_version": MIND_IR_VERSION}
     data = proto.encode("ModelProto", model)
     if len(data) > PROTOBUF_LIMIT:
         raise MindIRExportError("export(file_format='MINDIR'): the model is over protobuf's "

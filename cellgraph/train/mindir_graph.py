@@ -15,11 +15,17 @@ that name (`ops.auto_generate`, then `ops.operations`), in MindSpore's argument 
 
 The structural nodes MindSpore threads through a graph are read for what they mean: `Load`
 (a parameter's value), `UpdateState` and the monads (ordering only: the nodes run in file
-order), `Depend` (its first input), `MakeTuple`/`MakeList`, `TupleGetItem`/`ListGetItem`.
+order), `Depend` (its first input), `MakeTuple`/`MakeList`, `TupleGetItem`/`ListGetItem`,
+`TensorMove` (a copy, which MindSpore inserts before an in-place operation on an input).
 
-Not read: control flow (graphs in `functions`, called through Switch and partial), which raises
-UnsupportedError naming it when the file is loaded, as does an operation cellgraph has no
-primitive class for; external weight files; the dynamic-obfuscation fields.
+Control flow is MindSpore's: the graphs in `functions` are values (a node input naming one),
+`Partial(graph, *args)` binds leading inputs, `Switch(cond, a, b)` picks one, and a node whose
+op_type names a graph or a value calls it; a loop is a graph that calls itself in tail
+position, run as a loop. A function graph reads its callers' values by name (MindSpore's free
+variables).
+
+Not read: an operation cellgraph has no primitive class for (UnsupportedError naming it when
+the file is loaded); external weight files; the dynamic-obfuscation fields.
 """
 from __future__ import annotations
 
@@ -92,7 +98,9 @@ def _structural(op_type: str):
     return {"Load": lambda args: args[0], "UpdateState": lambda args: MONAD,
             "Depend": lambda args: args[0], "MakeTuple": tuple, "MakeList": list,
             "TupleGetItem": lambda args: args[0][args[1]],
-            "ListGetItem": lambda args: args[0][args[1]]}.get(op_type)
+            "ListGetItem": lambda args: args[0][args[1]], "Partial": _partial,
+            "TensorMove": lambda args: _tensor(args[0].asnumpy().copy()),
+            "Switch": lambda args: args[1] if _truth(args[0]) else args[2]}.get(op_type)
 
 
 def primitive_class(op_type: str):
@@ -167,38 +175,101 @@ class _Node:
         return self.cls(**init)(*[arg for arg in args[:split] if arg is not MONAD])
 
 
+class Closure:
+    """A function graph as a value: `Partial(graph, *args)` binds its leading inputs."""
+
+    __slots__ = ("args", "graph")
+
+    def __init__(self, graph, args=()):
+        self.graph, self.args = graph, tuple(args)
+
+
+class _Call:
+    """A node that calls a function graph (`REF::<graph name>`) or the closure another node
+    made (`REF::<value name>`, the result of a Switch) on its inputs."""
+
+    __slots__ = ("inputs", "name", "target")
+
+    def __init__(self, node: dict, target: str):
+        self.name = node["output"][0] if node.get("output") else node.get("name", "")
+        self.inputs = list(node.get("input", []))
+        self.target = target
+
+
+class _FuncGraph:
+    """One GraphProto: its input and output names and its nodes in order."""
+
+    __slots__ = ("inputs", "name", "nodes", "outputs")
+
+    def __init__(self, graph: dict, primitives: dict, graph_names: set, constants: dict):
+        self.name = graph.get("name", "")
+        self.inputs = [value.get("name", "") for value in graph.get("input", [])]
+        self.outputs = [value.get("name", "") for value in graph.get("output", [])]
+        self.nodes = []
+        for node in graph.get("node", []):
+            op_type = node.get("op_type", "")
+            target = op_type[5:] if op_type.startswith("REF::") else None
+            if op_type == "Constant":
+                for output in node.get("output", []):
+                    constants[output] = attribute_value(node["attribute"][0])
+            elif target in primitives:
+                self.nodes.append(_Node(node, primitives[target]))
+            elif target is not None:
+                self.nodes.append(_Call(node, target))
+            else:
+                raise UnsupportedError(f"load: MindIR node {node.get('name', '')!r} calls "
+                                       f"{op_type!r}, which cellgraph does not read")
+
+
+def _truth(value) -> bool:
+    """A Switch condition: a bool (or one-element) Tensor or a Python value."""
+    if hasattr(value, "asnumpy"):
+        array = value.asnumpy()
+        if array.size != 1:
+            raise ValueError(f"The condition of a MindIR Switch must hold one element, but got "
+                             f"shape {list(array.shape)}.")
+        return bool(array.reshape(-1)[0])
+    return bool(value)
+
+
+def _partial(args):
+    head = args[0]
+    if not isinstance(head, Closure):
+        raise UnsupportedError(f"load: a MindIR Partial of {type(head).__name__} is not read "
+                               f"by cellgraph")
+    return Closure(head.graph, head.args + tuple(args[1:]))
+
+
 class MindIRGraph:
-    """A graph read from a MindIR file: its inputs, parameters (name -> array) and nodes.
-    Calling it runs the graph on its inputs with `parameters` (name -> Tensor)."""
+    """A graph read from a MindIR file: its main graph and the function graphs it calls
+    (MindSpore's control flow: Switch between Partial closures, loops as tail calls), its
+    parameters (name -> array). Calling it runs the graph on its inputs with `parameters`
+    (name -> Tensor); a call in tail position (a loop's next trip) does not grow the stack."""
 
     def __init__(self, model: dict):
         graph = model.get("graph")
         if graph is None:
             raise MindIRError("not a MindIR file: it holds no graph")
-        if model.get("functions"):
-            names = [function.get("name", "") for function in model["functions"]]
-            raise UnsupportedError(f"load: the MindIR graph calls other graphs {names} "
-                                   f"(control flow), which cellgraph does not read")
         primitives = {prim.get("name", ""): prim for prim in model.get("primitives", [])}
-        self.name = graph.get("name", "")
-        self.inputs = [value.get("name", "") for value in graph.get("input", [])]
-        self.outputs = [value.get("name", "") for value in graph.get("output", [])]
+        protos = [graph] + list(model.get("functions", []))
+        names = {proto.get("name", "") for proto in protos}
+        self.constants = {}
+        self.graphs = {proto.get("name", ""): _FuncGraph(proto, primitives, names,
+                                                          self.constants)
+                       for proto in protos}
+        self.main = self.graphs[graph.get("name", "")]
+        self.name, self.inputs = self.main.name, self.main.inputs
         self.parameters = {}  # node name -> (parameter name, array)
         for tensor in graph.get("parameter", []):
             name = tensor.get("name", "")
             self.parameters[name] = (tensor.get("ref_key") or name.rsplit(":", 1)[-1],
                                      tensor_array(tensor))
-        self.constants, self.nodes = {}, []
-        for node in graph.get("node", []):
-            op_type = node.get("op_type", "")
-            if op_type == "Constant":
-                for output in node.get("output", []):
-                    self.constants[output] = attribute_value(node["attribute"][0])
-            elif op_type.startswith("REF::") and op_type[5:] in primitives:
-                self.nodes.append(_Node(node, primitives[op_type[5:]]))
-            else:
-                raise UnsupportedError(f"load: MindIR node {node.get('name', '')!r} calls "
-                                       f"{op_type!r}, which cellgraph does not read")
+        made = {node.name for function in self.graphs.values() for node in function.nodes}
+        for function in self.graphs.values():
+            for node in function.nodes:
+                if isinstance(node, _Call) and node.target not in made | set(self.graphs):
+                    raise UnsupportedError(f"load: MindIR node {node.name!r} calls "
+                                           f"{node.target!r}, which the file does not define")
 
     def parameter_arrays(self) -> dict:
         """The graph's parameters as MindSpore named them (their `ref_key`): name -> array."""
@@ -208,14 +279,41 @@ class MindIRGraph:
         if len(inputs) != len(self.inputs):
             raise TypeError(f"The MindIR graph {self.name!r} takes {len(self.inputs)} inputs, "
                             f"but got {len(inputs)}.")
-        values = dict(self.constants)
-        values.update(zip(self.inputs, inputs))
+        scope = dict(self.constants)
+        scope.update({name: Closure(graph) for name, graph in self.graphs.items()})
         for node_name, (name, array) in self.parameters.items():
-            values[node_name] = parameters[name] if parameters else _tensor(array)
-        for node in self.nodes:
-            values[node.name] = node.run([_lookup(values, name, node) for name in node.inputs])
-        outs = [values[name] for name in self.outputs]
-        return outs[0] if len(outs) == 1 else tuple(outs)
+            scope[node_name] = parameters[name] if parameters else _tensor(array)
+        return self._run(self.main, list(inputs), scope)
+
+    def _run(self, graph: _FuncGraph, args: list, outer):
+        from collections import ChainMap
+
+        while True:
+            if len(args) != len(graph.inputs):
+                raise TypeError(f"The MindIR graph {graph.name!r} takes {len(graph.inputs)} "
+                                f"inputs, but got {len(args)}.")
+            values = dict(zip(graph.inputs, args))
+            scope = ChainMap(values, outer)
+            tail = None
+            for node in graph.nodes:
+                node_args = [_lookup(scope, name, node) for name in node.inputs]
+                if not isinstance(node, _Call):
+                    values[node.name] = node.run(node_args)
+                    continue
+                target = _lookup(scope, node.target, node)
+                if not isinstance(target, Closure):
+                    raise UnsupportedError(f"load: MindIR node {node.name!r} calls a "
+                                           f"{type(target).__name__}, which cellgraph does not "
+                                           f"read")
+                if node is graph.nodes[-1] and graph.outputs == [node.name]:
+                    tail = (target.graph, list(target.args) + node_args)
+                else:
+                    values[node.name] = self._run(target.graph, list(target.args) + node_args,
+                                                  scope)
+            if tail is None:
+                outs = [_lookup(scope, name, graph) for name in graph.outputs]
+                return outs[0] if len(outs) == 1 else tuple(outs)
+            graph, args = tail
 
 
 def _tensor(array):
@@ -223,7 +321,7 @@ def _tensor(array):
     return Tensor(array)
 
 
-def _lookup(values: dict, name: str, node: _Node):
+def _lookup(values, name: str, node):
     try:
         return values[name]
     except KeyError:

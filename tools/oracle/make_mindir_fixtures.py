@@ -67,6 +67,32 @@ class MLP(nn.Cell):
         return ops.exp(-h * h).sum(axis=1), ops.maximum(h, 0.0).mean()
 
 
+class IfNet(nn.Cell):
+    """A Tensor `if` (Switch between Partial closures) over in-place adds and a print."""
+
+    def construct(self, x, y):
+        x += 1
+        if x < y:
+            y += x
+        else:
+            y -= x
+        print("if_net ran")
+        return y * 2
+
+
+class WhileNet(nn.Cell):
+    """A Tensor `while` (a graph that calls itself) reading a Parameter."""
+
+    def __init__(self):
+        super().__init__()
+        self.step = ms.Parameter(Tensor(np.array([1.5], np.float32)), "step")
+
+    def construct(self, x, y):
+        while x.sum() < y:
+            x = x * 2 + self.step
+        return x
+
+
 KEY = b"0123456789abcdef"
 
 
@@ -77,7 +103,10 @@ def networks():
     return {"lenet": (LeNet(), (f32(2, 1, 8, 8),), {}),
             "resblock": (ResBlock(), (f32(2, 3, 6, 6),), {}),
             "mlp": (MLP(), (f32(3, 6), f32(3, 4)), {}),
-            "dense_gcm": (nn.Dense(3, 2), (f32(1, 3),), {"enc_key": KEY, "enc_mode": "AES-GCM"})}
+            "dense_gcm": (nn.Dense(3, 2), (f32(1, 3),), {"enc_key": KEY, "enc_mode": "AES-GCM"}),
+            "if_net": (IfNet(), (Tensor(np.array([1.0], np.float32)),
+                                 Tensor(np.array([4.0], np.float32))), {}),
+            "while_net": (WhileNet(), (f32(2, 2), Tensor(np.array(40.0, np.float32))), {})}
 
 
 def write(folder):
@@ -90,10 +119,10 @@ def write(folder):
         ms.export(net, *inputs, file_name=path, file_format="MINDIR", **options)
         os.chmod(path + ".mindir", 0o644)
         keys = {"dec_key": KEY} if options else {}
+        for i, value in enumerate(inputs):  # before the run: in-place operations change them
+            expected[f"{name}.in{i}"] = value.asnumpy().copy()
         outs = nn.GraphCell(ms.load(path + ".mindir", **keys))(*inputs)
         outs = outs if isinstance(outs, tuple) else (outs,)
-        for i, value in enumerate(inputs):
-            expected[f"{name}.in{i}"] = value.asnumpy()
         for i, value in enumerate(outs):
             expected[f"{name}.out{i}"] = value.asnumpy()
     np.savez(os.path.join(folder, "expected.npz"), **expected)

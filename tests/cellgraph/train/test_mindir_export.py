@@ -55,15 +55,32 @@ class MLP(nn.Cell):
         return ops.sqrt(ops.abs(h) + 1) ** 2.0, (h >= 0.5)
 
 
+class ControlFlow(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(2, 2)
+
+    def construct(self, x, y):
+        print("x:", x)
+        if x.sum() < y:
+            x = self.fc(x)
+        else:
+            x = x - y
+        while x.sum() < y * 3:
+            x = x * 2 + 1
+        return x, y + 1
+
+
 def networks():
     """name -> (network, inputs), as written for MindSpore to run."""
     rng = np.random.RandomState(7)
     f32 = lambda *shape: Tensor(rng.randn(*shape).astype(np.float32))
     return {"cg_convnet": (_weights(ConvNet()), (f32(2, 1, 8, 8),)),
-            "cg_mlp": (_weights(MLP()), (f32(3, 6), f32(3, 4)))}
+            "cg_mlp": (_weights(MLP()), (f32(3, 6), f32(3, 4))),
+            "cg_control": (_weights(ControlFlow()), (f32(3, 2), Tensor(np.array(9.0, np.float32))))}
 
 
-@pytest.mark.parametrize("name", ["cg_convnet", "cg_mlp"])
+@pytest.mark.parametrize("name", ["cg_convnet", "cg_mlp", "cg_control"])
 def test_mindspore_runs_the_file_with_the_networks_numbers(name, tmp_path):
     net, inputs = networks()[name]
     net.set_train(False)
