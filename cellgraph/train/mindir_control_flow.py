@@ -13,6 +13,8 @@ header again (a tail call), or returns the carried values:
         ->  header(x, k) = REF::Switch(cond(x, k), Partial(body, x, k), Partial(after, x))()
             body(x, k) = REF::header(body_graph(x, k), k);  after(x) = x
             x = REF::header(x0, k)
+
+A recursive function's `call_graph` calls its function graph by name (which calls itself).
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ def _pick(w: NodeWriter, cond: str, first: tuple, second: tuple) -> str:
 
 
 def _outputs(w: NodeWriter, out: str, count: int):
-    return out if count == 1 else [w.writer.item(out, i) for i in range(count)]
+    return [out] if count == 1 else [w.writer.item(out, i) for i in range(count)]
 
 
 @exports("switch")
@@ -97,3 +99,18 @@ def _print(w: NodeWriter, node):
                 _reject(node, f"of {part!r} has no MindSpore Print form here")
     w.writer.effect("Print", inputs, {"side_effect_io": True})
     return []
+
+
+@exports("call_graph")
+def _call_graph(w: NodeWriter, node):
+    """A recursive function's call: its graph is written once (named before its body, so
+    that the body's own calls find it) and called by name."""
+    graph = node.params["graph"]
+    written = w.writer.shared.setdefault("called", {})
+    if id(graph) not in written:
+        child = w.writer.function("call")
+        written[id(graph)] = child.name
+        outs = NodeWriter(child).inline(graph, child.add_inputs([p.aval for p in graph.params]))
+        child.finish(outs)
+    out = w.writer.call_graph(written[id(graph)], [w.name_of(a) for a in node.inputs])
+    return _outputs(w, out, len(node.outputs))
