@@ -14,8 +14,10 @@ class GraphCell(Cell):
     parameter of that name; names the graph does not hold are ignored, as MindSpore does).
 
     The graph runs node by node through cellgraph's primitive classes whenever the cell is
-    called, in either mode; it cannot be called from inside another Cell's compiled
-    `construct`. `obf_random_seed` (dynamic obfuscation) is not supported, as in MindSpore."""
+    called, in either mode. Called from inside a compiled function (jit, another Cell's
+    graph-mode `construct`), its nodes are traced into that graph, which a graph without
+    control flow allows; one with a Switch raises UnsupportedError there. `obf_random_seed`
+    (dynamic obfuscation) is not supported, as in MindSpore."""
 
     def __init__(self, graph, params_init=None, obf_random_seed=None):
         super().__init__(auto_prefix=True)

@@ -223,6 +223,12 @@ class _FuncGraph:
 
 def _truth(value) -> bool:
     """A Switch condition: a bool (or one-element) Tensor or a Python value."""
+    from cellgraph.compiler.builder import Tracer
+
+    if isinstance(value, Tracer):
+        raise UnsupportedError("nn.GraphCell: a MindIR graph with control flow (Switch) runs "
+                               "only when the GraphCell is called directly, not from inside a "
+                               "compiled function (jit, or a graph-mode construct)")
     if hasattr(value, "asnumpy"):
         array = value.asnumpy()
         if array.size != 1:

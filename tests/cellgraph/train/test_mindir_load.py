@@ -187,3 +187,23 @@ def test_messages_encode_and_decode_back():
     decoded = mindir_proto.decode("ModelProto", data)
     assert decoded["producer_name"] == "MindSpore"
     assert mindir_proto.decode("ModelProto", mindir_proto.encode("ModelProto", decoded)) == decoded
+
+
+def test_graph_cell_inside_compiled_code():
+    cell = nn.GraphCell(ms.load(os.path.join(DATA, "lenet.mindir")))
+
+    @ms.jit
+    def run(x):
+        return cell(x) * 2
+
+    (x,) = _inputs("lenet")
+    np.testing.assert_allclose(run(x).asnumpy(), EXPECTED["lenet.out0"] * 2, rtol=1e-5,
+                               atol=1e-6)
+    branching = nn.GraphCell(ms.load(os.path.join(DATA, "if_net.mindir")))
+
+    @ms.jit
+    def run_if(x, y):
+        return branching(x, y)
+
+    with pytest.raises(NotImplementedError, match="control flow"):
+        run_if(*_inputs("if_net"))
