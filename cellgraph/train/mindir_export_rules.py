@@ -8,7 +8,9 @@ PRIMITIVE nodes with attributes. A node parameter the operation cannot express i
 """
 from __future__ import annotations
 
-from .mindir_export import NodeWriter, _reject, exports
+import numpy as np
+
+from .mindir_export import NodeWriter, _reject, exports, out_dtype
 from .mindir_graph import ENUM_CODES
 
 NCHW = ENUM_CODES["data_format"]["nchw"]
@@ -187,3 +189,44 @@ def _batch_norm(w, node):
 
 
 __all__ = ["BINARY", "UNARY"]
+
+
+@exports("cast")
+def _cast(w, node):
+    from .mindir_graph import TYPE_ID_CODES
+
+    dtype_name = np.dtype(out_dtype(node)).name
+    code = TYPE_ID_CODES.get("bool_" if dtype_name == "bool" else dtype_name)
+    if code is None:
+        _reject(node, f"to {dtype_name} has no MindSpore type id here")
+    return w.writer.call("Cast", [w.name_of(node.inputs[0])], code)
+
+
+@exports("getitem")
+def _getitem(w, node):
+    """Basic indexing (ints, slices, one Ellipsis) as MindSpore's StridedSlice with masks."""
+    from cellgraph.primitives.core import Slice
+
+    index = node.params["index"]
+    shape = node.inputs[0].aval.shape
+    if sum(part is Ellipsis for part in index) > 1 or not all(
+            part is Ellipsis or isinstance(part, Slice | int) for part in index):
+        _reject(node, f"with the index {index} has no MindSpore StridedSlice form here")
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index = index[:at] + (Slice(None, None, None),) * (len(shape) - len(index) + 1) \
+            + index[at + 1:]
+    begin, end, strides, masks = [], [], [], {"begin": 0, "end": 0, "shrink": 0}
+    for axis, part in enumerate(index):
+        if isinstance(part, int):
+            start = part + shape[axis] if part < 0 else part
+            begin, end, strides = begin + [start], end + [start + 1], strides + [1]
+            masks["shrink"] |= 1 << axis
+            continue
+        begin.append(0 if part.start is None else part.start)
+        end.append(0 if part.stop is None else part.stop)
+        strides.append(1 if part.step is None else part.step)
+        masks["begin"] |= (part.start is None) << axis
+        masks["end"] |= (part.stop is None) << axis
+    return w.writer.call("StridedSlice", [w.name_of(node.inputs[0])], tuple(begin), tuple(end),
+                         tuple(strides), masks["begin"], masks["end"], 0, 0, masks["shrink"])

@@ -57,6 +57,8 @@ TYPE_IDS = {30: "bool_", 32: "int8", 33: "int16", 34: "int32", 35: "int64", 37: 
             44: "float64", 45: "bfloat16", 48: "complex64", 49: "complex128"}
 TYPE_ID_CODES = {name: code for code, name in TYPE_IDS.items()}
 DTYPE_ARGS = ("dtype", "type", "dst_type", "out_type", "output_type")
+# the operations whose call takes a dtype operand, by position (MindSpore writes its type id)
+DTYPE_OPERANDS = {"Cast": 1}
 
 
 def _first(values, single_key, many_key, default=None):
@@ -172,7 +174,11 @@ class _Node:
             raise MindIRError(f"not a MindIR file: node {self.name!r} ({self.op_type}) has "
                               f"{len(args)} inputs, fewer than its {len(names)} arguments")
         init = {name: _init_argument(name, value) for name, value in zip(names, args[split:])}
-        return self.cls(**init)(*[arg for arg in args[:split] if arg is not MONAD])
+        operands = [arg for arg in args[:split] if arg is not MONAD]
+        at = DTYPE_OPERANDS.get(self.op_type)
+        if at is not None and at < len(operands):
+            operands[at] = _init_argument("dtype", operands[at])
+        return self.cls(**init)(*operands)
 
 
 class Closure:

@@ -90,6 +90,13 @@ class Recursive(nn.Cell):
         return f(x, z)
 
 
+class Indexing(nn.Cell):
+    def construct(self, x):
+        half = ops.cast(x, ms.float16)
+        return (half[:, 1:3], x[0], x[::-2, 1], x[..., -1], ops.cast(x[1:, :-1] > 0, ms.int32),
+                x[-2:, ::3])
+
+
 def networks():
     """name -> (network, inputs), as written for MindSpore to run."""
     rng = np.random.RandomState(7)
@@ -97,11 +104,13 @@ def networks():
     return {"cg_convnet": (_weights(ConvNet()), (f32(2, 1, 8, 8),)),
             "cg_mlp": (_weights(MLP()), (f32(3, 6), f32(3, 4))),
             "cg_control": (_weights(ControlFlow()), (f32(3, 2), Tensor(np.array(9.0, np.float32)))),
+            "cg_indexing": (Indexing(), (f32(3, 4),)),
             "cg_recursive": (Recursive(), (Tensor(np.array([6.5], np.float32)),
                                            Tensor(np.array([0.5], np.float32))))}
 
 
-@pytest.mark.parametrize("name", ["cg_convnet", "cg_mlp", "cg_control", "cg_recursive"])
+@pytest.mark.parametrize("name", ["cg_convnet", "cg_mlp", "cg_control", "cg_indexing",
+                                  "cg_recursive"])
 def test_mindspore_runs_the_file_with_the_networks_numbers(name, tmp_path):
     net, inputs = networks()[name]
     net.set_train(False)
@@ -147,13 +156,20 @@ def test_encrypted_export_loads_with_the_key(tmp_path):
 
 
 def test_what_mindir_cannot_hold_is_refused_without_a_file(tmp_path):
-    class Sliced(nn.Cell):
+    class Sums(nn.Cell):
         def construct(self, x):
-            return x[:, 1:] * 2
+            return ops.cumsum(x, 1) * 2
 
     x = Tensor(np.ones((2, 3), np.float32))
-    with pytest.raises(NotImplementedError, match="getitem"):
-        ms.export(Sliced(), x, file_name=str(tmp_path / "s"), file_format="MINDIR")
+    with pytest.raises(NotImplementedError, match="cumsum"):
+        ms.export(Sums(), x, file_name=str(tmp_path / "s"), file_format="MINDIR")
+
+    class Picked(nn.Cell):
+        def construct(self, x):
+            return x[None, 1]
+
+    with pytest.raises(NotImplementedError, match="StridedSlice"):
+        ms.export(Picked(), x, file_name=str(tmp_path / "n"), file_format="MINDIR")
 
     class Padded(nn.Cell):
         def __init__(self):
