@@ -43,8 +43,9 @@ def get_current_device():
 
 def export(net, *inputs, file_name, file_format, **kwargs):
     """Write `net` run on `inputs` to `file_name` as `file_format`: "ONNX" (through the onnx
-    package, `cellgraph.onnx`); "MINDIR" and "AIR" are MindSpore's own formats, which
-    cellgraph does not write."""
+    package, `cellgraph.onnx`) or "MINDIR" (MindSpore's graph file, which its `load` +
+    `nn.GraphCell` run; see cellgraph.train.mindir_export for what converts). "AIR", Ascend's
+    format, is not written."""
     if file_format not in EXPORT_FORMATS:
         raise ArgumentValueError(f"For 'export', 'file_format' must be one of "
                                  f"{list(EXPORT_FORMATS)}, but got {file_format}.")
