@@ -99,6 +99,7 @@ def attribute_value(attr: dict):
 def _structural(op_type: str):
     return {"Load": lambda args: args[0], "UpdateState": lambda args: MONAD,
             "Depend": lambda args: args[0], "MakeTuple": tuple, "MakeList": list,
+            "make_tuple": tuple, "make_list": list,
             "TupleGetItem": lambda args: args[0][args[1]],
             "ListGetItem": lambda args: args[0][args[1]], "Partial": _partial,
             "TensorMove": lambda args: _tensor(args[0].asnumpy().copy()),

@@ -67,6 +67,34 @@ class MLP(nn.Cell):
         return ops.exp(-h * h).sum(axis=1), ops.maximum(h, 0.0).mean()
 
 
+class Wide(nn.Cell):
+    """Embedding, LayerNorm, GELU, Dropout (inference), Conv1d, split/stack, adaptive pooling,
+    BatchNorm1d, where, batched matmul, argmax, clamp, cumsum, pow, erf, gather."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 6)
+        self.ln = nn.LayerNorm((6,))
+        self.gelu = nn.GELU()
+        self.drop = nn.Dropout(p=0.3)
+        self.conv1d = nn.Conv1d(6, 4, 3, pad_mode="same")
+        self.bn1 = nn.BatchNorm1d(4)
+        self.gap = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Dense(4, 3)
+
+    def construct(self, ids, x):
+        h = self.drop(self.gelu(self.ln(self.emb(ids))))
+        c = self.conv1d(h.transpose(0, 2, 1))
+        c = ops.leaky_relu(c, 0.1) + ops.silu(c)
+        a, b = ops.split(c, [2, 2], axis=1)
+        s = ops.stack([a, b], 1).reshape(2, 4, 5)
+        g = self.bn1(self.gap(s.expand_dims(-1)).squeeze(-1).squeeze(-1))
+        w = ops.where(g > 0, g, ops.zeros_like(g))
+        m = ops.bmm(h, h.transpose(0, 2, 1)).max(axis=-1)
+        return (self.fc(w), ops.argmax(m, -1), ops.clamp(x, -0.5, 0.5).cumsum(1),
+                ops.pow(ops.abs(x), 0.5) + ops.erf(x), ops.gather(x, Tensor([0, 2], ms.int32), 1))
+
+
 class IfNet(nn.Cell):
     """A Tensor `if` (Switch between Partial closures) over in-place adds and a print."""
 
@@ -103,6 +131,7 @@ def networks():
     return {"lenet": (LeNet(), (f32(2, 1, 8, 8),), {}),
             "resblock": (ResBlock(), (f32(2, 3, 6, 6),), {}),
             "mlp": (MLP(), (f32(3, 6), f32(3, 4)), {}),
+            "wide": (Wide(), (Tensor(rng.randint(0, 10, (2, 5)).astype(np.int32)), f32(2, 3)), {}),
             "dense_gcm": (nn.Dense(3, 2), (f32(1, 3),), {"enc_key": KEY, "enc_mode": "AES-GCM"}),
             "if_net": (IfNet(), (Tensor(np.array([1.0], np.float32)),
                                  Tensor(np.array([4.0], np.float32))), {}),

@@ -26,11 +26,12 @@ def _check(name, outs):
     count = sum(key.startswith(f"{name}.out") for key in EXPECTED.files)
     assert len(outs) == count
     for i, out in enumerate(outs):
+        assert out.asnumpy().dtype == EXPECTED[f"{name}.out{i}"].dtype
         np.testing.assert_allclose(out.asnumpy(), EXPECTED[f"{name}.out{i}"], rtol=1e-5,
                                    atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["lenet", "resblock", "mlp", "if_net", "while_net"])
+@pytest.mark.parametrize("name", ["lenet", "resblock", "mlp", "wide", "if_net", "while_net"])
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
 def test_graph_cell_runs_mindspore_files_with_its_numbers(name, mode):
     ms.set_context(mode=mode)
