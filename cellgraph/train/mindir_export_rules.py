@@ -65,11 +65,20 @@ def _matmul(w, node):
     if unknown:
         _reject(node, f"with parameters {sorted(unknown)} has no MindSpore MatMul form")
     x, y = node.inputs
+    ta, tb = bool(node.params.get("transpose_a", False)), bool(node.params.get("transpose_b",
+                                                                               False))
     if x.aval.ndim < 2 or y.aval.ndim < 2:
         _reject(node, "of a vector has no MindSpore MatMul form")
-    op = "MatMul" if x.aval.ndim == y.aval.ndim == 2 else "BatchMatMul"
-    return w.writer.call(op, _operands(w, node), bool(node.params.get("transpose_a", False)),
-                         bool(node.params.get("transpose_b", False)))
+    operands = _operands(w, node)
+    if x.aval.ndim == y.aval.ndim:
+        op = "MatMul" if x.aval.ndim == 2 else "BatchMatMul"
+        return w.writer.call(op, operands, ta, tb)
+    if y.aval.ndim == 2 and not ta:
+        # (..., M, K) @ (K, N): one MatMul over the rows, shaped back
+        flat = w.writer.call("Reshape", [operands[0]], (-1, x.aval.shape[-1]))
+        product = w.writer.call("MatMul", [flat, operands[1]], False, tb)
+        return w.writer.call("Reshape", [product], tuple(node.outputs[0].aval.shape))
+    _reject(node, f"of ranks {x.aval.ndim} and {y.aval.ndim} has no MindSpore MatMul form here")
 
 
 @exports("bias_add")
@@ -230,3 +239,82 @@ def _getitem(w, node):
         masks["end"] |= (part.stop is None) << axis
     return w.writer.call("StridedSlice", [w.name_of(node.inputs[0])], tuple(begin), tuple(end),
                          tuple(strides), masks["begin"], masks["end"], 0, 0, masks["shrink"])
+
+
+@exports("gather")
+def _gather(w, node):
+    if set(node.params) - {"axis"}:
+        _reject(node, f"with parameters {node.params} has no MindSpore Gather form here")
+    x, indices = node.inputs
+    return w.writer.call("Gather", [w.name_of(x), w.name_of(indices)],
+                         int(node.params.get("axis", 0)), 0)
+
+
+@exports("layer_norm")
+def _layer_norm(w, node):
+    out = w.writer.call("LayerNorm", _operands(w, node), int(node.params["begin_norm_axis"]),
+                        int(node.params["begin_params_axis"]), float(node.params["epsilon"]))
+    return [w.writer.item(out, i) for i in range(len(node.outputs))]
+
+
+@exports("gelu_tanh")
+def _gelu_tanh(w, node):
+    return w.writer.call("GeLU", _operands(w, node))  # MindSpore's GeLU is the tanh form
+
+
+@exports("select")
+def _select(w, node):
+    cond, *values = node.inputs
+    dtype = out_dtype(node)
+    return w.writer.call("Select", [w.name_of(cond)] + [w.name_of(v, dtype) for v in values])
+
+
+@exports("stack")
+def _stack(w, node):
+    parts = w.writer.call("MakeTuple", _operands(w, node), attrs={})
+    count = len(node.inputs)
+    return w.writer.call("Stack", [parts], attrs={"num": count, "axis": node.params["axis"],
+                                                  "N": count})
+
+
+@exports("split")
+def _split(w, node):
+    """Each piece as a StridedSlice along the axis."""
+    shape = node.inputs[0].aval.shape
+    axis = node.params["axis"] % len(shape)
+    source, start, outs = w.name_of(node.inputs[0]), 0, []
+    for out in node.outputs:
+        size = out.aval.shape[axis]
+        begin = tuple(start if i == axis else 0 for i in range(len(shape)))
+        end = tuple(start + size if i == axis else n for i, n in enumerate(shape))
+        outs.append(w.writer.call("StridedSlice", [source], begin, end, (1,) * len(shape),
+                                  0, 0, 0, 0, 0))
+        start += size
+    return outs
+
+
+@exports("argmax")
+def _argmax(w, node):
+    from .mindir_graph import TYPE_ID_CODES
+
+    if node.params.get("keep_dims"):
+        _reject(node, "with keep_dims has no MindSpore Argmax form here")
+    code = TYPE_ID_CODES.get(np.dtype(out_dtype(node)).name)
+    return w.writer.call("Argmax", _operands(w, node), int(node.params["axis"]), code)
+
+
+@exports("clip_by_value")
+def _clip_by_value(w, node):
+    x, low, high = node.inputs
+    if not all(hasattr(bound, "value") for bound in (low, high)):
+        _reject(node, "with Tensor bounds has no MindSpore ClampScalar form here")
+    bounds = [np.asarray(getattr(b.value, "asnumpy", lambda v=b.value: v)()).item()
+              for b in (low, high)]
+    return w.writer.call("ClampScalar", [w.name_of(x)], *bounds)
+
+
+@exports("cumsum")
+def _cumsum(w, node):
+    return w.writer.call("CumSum", _operands(w, node), int(node.params["axis"]),
+                         bool(node.params.get("exclusive", False)),
+                         bool(node.params.get("reverse", False)))
