@@ -95,6 +95,27 @@ class Wide(nn.Cell):
                 ops.pow(ops.abs(x), 0.5) + ops.erf(x), ops.gather(x, Tensor([0, 2], ms.int32), 1))
 
 
+class Layers(nn.Cell):
+    """TransformerEncoderLayer, LSTM, grouped Conv2d, Conv2dTranspose, PReLU, bilinear
+    Upsample, logsumexp, one_hot."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+        self.lstm = nn.LSTM(8, 4, batch_first=True)
+        self.conv = nn.Conv2d(2, 4, 3, group=2, pad_mode="pad", padding=1)
+        self.convt = nn.Conv2dTranspose(4, 2, 2, stride=2)
+        self.prelu = nn.PReLU()
+        self.up = nn.Upsample(size=(8, 8), mode="bilinear")
+
+    def construct(self, x, img):
+        h = self.enc(x)
+        o, (hn, _) = self.lstm(h)
+        y = self.convt(self.prelu(self.conv(img)))
+        return (o, hn, y, ops.softmax(ops.logsumexp(h, -1, True), 1),
+                ops.one_hot(ops.argmax(h, -1), 8, Tensor(1.0), Tensor(0.0)), self.up(img).mean())
+
+
 class IfNet(nn.Cell):
     """A Tensor `if` (Switch between Partial closures) over in-place adds and a print."""
 
@@ -132,6 +153,7 @@ def networks():
             "resblock": (ResBlock(), (f32(2, 3, 6, 6),), {}),
             "mlp": (MLP(), (f32(3, 6), f32(3, 4)), {}),
             "wide": (Wide(), (Tensor(rng.randint(0, 10, (2, 5)).astype(np.int32)), f32(2, 3)), {}),
+            "layers": (Layers(), (f32(2, 3, 8), f32(1, 2, 4, 4)), {}),
             "dense_gcm": (nn.Dense(3, 2), (f32(1, 3),), {"enc_key": KEY, "enc_mode": "AES-GCM"}),
             "if_net": (IfNet(), (Tensor(np.array([1.0], np.float32)),
                                  Tensor(np.array([4.0], np.float32))), {}),

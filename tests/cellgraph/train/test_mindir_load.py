@@ -31,7 +31,8 @@ def _check(name, outs):
                                    atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["lenet", "resblock", "mlp", "wide", "if_net", "while_net"])
+@pytest.mark.parametrize("name", ["lenet", "resblock", "mlp", "wide", "layers", "if_net",
+                                  "while_net"])
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
 def test_graph_cell_runs_mindspore_files_with_its_numbers(name, mode):
     ms.set_context(mode=mode)
