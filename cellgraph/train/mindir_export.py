@@ -250,7 +250,10 @@ def model_bytes(net, inputs) -> bytes:
         raise MindIRExportError("export(file_format='MINDIR'): cellgraph exports networks "
                                 "whose inputs are all Tensors")
     nodes.run(graph)
-    graph_proto = writer.graph_proto([nodes.name_of(atom) for atom in graph.outputs])
+    names = [nodes.name_of(atom) for atom in graph.outputs]
+    if graph.out_tree is not None:
+        names = [_nested(writer, graph.out_tree, iter(names), graph)]
+    graph_proto = writer.graph_proto(names)
     graph_proto["parameter"] = parameters
     model = {"ir_version": "1.1", "producer_name": "MindSpore", "model_version": "2.10.0",
              "graph": graph_proto, "functions": writer.shared["functions"], "little_endian": True,
@@ -260,6 +263,21 @@ def model_bytes(net, inputs) -> bytes:
         raise MindIRExportError("export(file_format='MINDIR'): the model is over protobuf's "
                                 "2 GB limit for one file (cellgraph writes no external data)")
     return data
+
+
+def _nested(writer: GraphWriter, tree, names, graph) -> str:
+    """The network's result as it nests (MakeTuple, make_list, value nodes for the numbers and
+    strings it returns), from the flat outputs `names`."""
+    if tree.kind == "leaf":
+        return next(names)
+    if tree.kind == "static":
+        return writer.const(tree.static)
+    if tree.kind in ("tuple", "list") and tree.static is None:
+        items = [_nested(writer, child, names, graph) for child in tree.children]
+        return writer.call("MakeTuple" if tree.kind == "tuple" else "make_list", items,
+                           attrs={})
+    raise MindIRExportError(f"export(file_format='MINDIR'): the network returns a {tree.kind} "
+                            f"value, which cellgraph does not write into MindIR", graph.loc)
 
 
 def _type_of(aval) -> dict:

@@ -213,3 +213,25 @@ def test_what_mindir_cannot_hold_is_refused_without_a_file(tmp_path):
     with pytest.raises(NotImplementedError, match="AIR"):
         ms.export(nn.Dense(3, 2), x, file_name=str(tmp_path / "a"), file_format="AIR")
     assert not os.listdir(tmp_path)
+
+
+def test_nested_results_keep_their_structure(tmp_path):
+    class Nested(nn.Cell):
+        def construct(self, x):
+            return x + 1, (x * 2, [x - 1, x]), 3
+
+    x = Tensor(np.ones(2, np.float32))
+    ms.export(Nested(), x, file_name=str(tmp_path / "nest"), file_format="MINDIR")
+    out = nn.GraphCell(ms.load(str(tmp_path / "nest.mindir")))(x)
+    # MindSpore 2.10's GraphCell gives the same for this file: (t, (t, [t, t]), 3)
+    assert isinstance(out, tuple) and isinstance(out[1], tuple) and isinstance(out[1][1], list)
+    assert out[2] == 3
+    np.testing.assert_array_equal(out[1][1][0].asnumpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(out[0].asnumpy(), [2.0, 2.0])
+
+    class Keyed(nn.Cell):
+        def construct(self, x):
+            return {"a": x}
+
+    with pytest.raises(NotImplementedError, match="returns a dict"):
+        ms.export(Keyed(), x, file_name=str(tmp_path / "keyed"), file_format="MINDIR")
