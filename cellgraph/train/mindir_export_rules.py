@@ -181,11 +181,15 @@ def _max_pool2d(w, node):
 
 @exports("avg_pool2d")
 def _avg_pool2d(w, node):
+    """AvgPool, whose 'same' padding MindSpore leaves out of the average (count_include_pad
+    False), as cellgraph's nn.AvgPool2d(pad_mode='same') does."""
     unknown = set(node.params) - {"kernel", "stride", "pad", "count_include_pad"}
-    if unknown or _pad_mode(node) != "VALID":
-        _reject(node, "with padding has no MindSpore AvgPool form here")
+    mode = _pad_mode(node)
+    if unknown or (mode == "SAME" and node.params.get("count_include_pad", False)):
+        _reject(node, "with padding counted in the average has no MindSpore AvgPool form here")
     return w.writer.call("AvgPool", _operands(w, node), tuple(node.params["kernel"]),
-                         tuple(node.params["stride"]), VALID, NCHW)
+                         tuple(node.params["stride"]),
+                         ENUM_CODES["pad_mode"][mode.lower()], NCHW)
 
 
 @exports("batch_norm")

@@ -30,6 +30,7 @@ class ConvNet(nn.Cell):
         self.bn = nn.BatchNorm2d(2)
         self.pool = nn.MaxPool2d(2, 2, pad_mode="same")
         self.avg = nn.AvgPool2d(2, 1)
+        self.avg_same = nn.AvgPool2d(3, 2, pad_mode="same")
         self.conv2 = nn.Conv2d(2, 4, 3, stride=2, pad_mode="pad", padding=(1, 0, 2, 1))
         self.fc = nn.Dense(18, 3)
 
@@ -38,7 +39,7 @@ class ConvNet(nn.Cell):
         x = ops.sigmoid(self.avg(x)) - ops.tanh(self.avg(x)) / 2.0
         y = self.conv2(ops.concat((x, x), 2))
         return (ops.softmax(self.fc(x.reshape(2, -1)) * 2.0 + 1, axis=-1),
-                x.mean(axis=(2, 3), keep_dims=True).squeeze(),
+                x.mean(axis=(2, 3), keep_dims=True).squeeze() + self.avg_same(x).sum(axis=(2, 3)),
                 ops.log_softmax(y.sum(axis=1), 1), ops.maximum(y, 0.1).max(axis=(1, 3)))
 
 
@@ -199,12 +200,12 @@ def test_what_mindir_cannot_hold_is_refused_without_a_file(tmp_path):
     class Padded(nn.Cell):
         def __init__(self):
             super().__init__()
-            self.pool = nn.AvgPool2d(3, 1, pad_mode="same")
+            self.pool = nn.MaxPool2d(2, 2, pad_mode="pad", padding=1)
 
         def construct(self, x):
             return self.pool(x)
 
-    with pytest.raises(NotImplementedError, match="avg_pool2d"):
+    with pytest.raises(NotImplementedError, match="max_pool2d with the explicit padding"):
         ms.export(Padded(), Tensor(np.ones((1, 1, 4, 4), np.float32)),
                   file_name=str(tmp_path / "p"), file_format="MINDIR")
     with pytest.raises(NotImplementedError, match="custom"):
