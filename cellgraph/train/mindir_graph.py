@@ -137,7 +137,8 @@ def _init_argument(name: str, value):
 class _Node:
     """One operation node, ready to run: `run(values)` gives its value."""
 
-    __slots__ = ("attrs", "cls", "inputs", "instance", "kind", "name", "op_type", "structural")
+    __slots__ = ("attrs", "cls", "init_names", "inputs", "instance", "kind", "name", "op_type",
+                 "structural")
 
     def __init__(self, node: dict, primitive: dict):
         self.name = node["output"][0] if node.get("output") else node.get("name", "")
@@ -148,6 +149,7 @@ class _Node:
         self.attrs = {attr["name"]: attr for attr in primitive.get("attribute", [])}
         self.cls = None if self.structural else primitive_class(self.op_type)
         self.instance = None
+        self.init_names = _init_names(self.cls) if self.cls is not None else []
         if self.structural is None and self.cls is None:
             raise UnsupportedError(f"load: the MindIR graph uses MindSpore's operation "
                                    f"{self.op_type!r} (node {self.name!r}), which cellgraph has "
@@ -156,9 +158,8 @@ class _Node:
             self.instance = self.cls(**self._attribute_kwargs())
 
     def _attribute_kwargs(self) -> dict:
-        names = _init_names(self.cls)
         kwargs = {}
-        for name in names:
+        for name in self.init_names:
             source = name if name in self.attrs else ("format" if name == "data_format" else None)
             if source in self.attrs:
                 kwargs[name] = _init_argument(name, attribute_value(self.attrs[source]))
@@ -169,7 +170,7 @@ class _Node:
             return self.structural(args)
         if self.kind != PRIMITIVE_FUNCTION:
             return self.instance(*[arg for arg in args if arg is not MONAD])
-        names = _init_names(self.cls)
+        names = self.init_names
         split = len(args) - len(names)
         if split < 0:
             raise MindIRError(f"not a MindIR file: node {self.name!r} ({self.op_type}) has "
