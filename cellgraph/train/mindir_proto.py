@@ -185,10 +185,19 @@ def numpy_dtype(data_type: int):
     name = DATA_TYPES.get(data_type)
     if name is None:
         raise MindIRError(f"not a MindIR file: tensor data type {data_type} is unknown")
-    if name == "bfloat16":
-        from cellgraph.primitives import dtype as dt
-        return dt.bfloat16.np_dtype
+    if name == "bfloat16":  # its bits; tensor_array makes the values
+        return np.dtype(np.uint16)
     return np.dtype(name)
+
+
+def _bfloat16(bits: np.ndarray) -> np.ndarray:
+    """BFloat16 values from their bits: ml_dtypes' bfloat16 where installed, else float32
+    (exactly the same numbers)."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+    return bits.view(ml_dtypes.bfloat16)
 
 
 def tensor_array(tensor: dict) -> np.ndarray:
@@ -204,7 +213,8 @@ def tensor_array(tensor: dict) -> np.ndarray:
     if len(raw) != count * dtype.itemsize:
         raise MindIRError(f"not a MindIR file: tensor {tensor.get('name', '')!r} of shape "
                           f"{list(shape)} holds {len(raw)} bytes")
-    return np.frombuffer(raw, dtype.newbyteorder("<")).astype(dtype).reshape(shape)
+    values = np.frombuffer(raw, dtype.newbyteorder("<")).astype(dtype).reshape(shape)
+    return _bfloat16(values) if DATA_TYPES[tensor.get("data_type", 0)] == "bfloat16" else values
 
 
 def tensor_proto(array: np.ndarray, **extra) -> dict:

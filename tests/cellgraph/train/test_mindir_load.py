@@ -209,3 +209,10 @@ def test_graph_cell_inside_compiled_code():
 
     with pytest.raises(NotImplementedError, match="control flow"):
         run_if(*_inputs("if_net"))
+
+
+def test_bfloat16_tensors_read_exactly():
+    bits = np.array([0x3F80, 0xC0A0, 0x0000, 0x7F80], np.uint16)  # 1.0, -5.0, 0.0, inf
+    tensor = {"dims": [2, 2], "data_type": 16, "raw_data": bits.tobytes()}
+    values = mindir_proto.tensor_array(tensor)
+    np.testing.assert_array_equal(values.astype(np.float32), [[1.0, -5.0], [0.0, np.inf]])
