@@ -116,6 +116,18 @@ class Layers(nn.Cell):
                 ops.one_hot(ops.argmax(h, -1), 8, Tensor(1.0), Tensor(0.0)), self.up(img).mean())
 
 
+class Counter(nn.Cell):
+    """A Parameter updated in place (AssignAdd) on every call."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = ms.Parameter(Tensor(np.zeros(1, np.float32)), "count")
+
+    def construct(self, x):
+        ops.assign_add(self.count, Tensor([1.0], ms.float32))
+        return x * self.count
+
+
 class IfNet(nn.Cell):
     """A Tensor `if` (Switch between Partial closures) over in-place adds and a print."""
 
@@ -154,6 +166,7 @@ def networks():
             "mlp": (MLP(), (f32(3, 6), f32(3, 4)), {}),
             "wide": (Wide(), (Tensor(rng.randint(0, 10, (2, 5)).astype(np.int32)), f32(2, 3)), {}),
             "layers": (Layers(), (f32(2, 3, 8), f32(1, 2, 4, 4)), {}),
+            "counter": (Counter(), (f32(2),), {}),
             "dense_gcm": (nn.Dense(3, 2), (f32(1, 3),), {"enc_key": KEY, "enc_mode": "AES-GCM"}),
             "if_net": (IfNet(), (Tensor(np.array([1.0], np.float32)),
                                  Tensor(np.array([4.0], np.float32))), {}),

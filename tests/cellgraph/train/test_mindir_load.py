@@ -216,3 +216,11 @@ def test_bfloat16_tensors_read_exactly():
     tensor = {"dims": [2, 2], "data_type": 16, "raw_data": bits.tobytes()}
     values = mindir_proto.tensor_array(tensor)
     np.testing.assert_array_equal(values.astype(np.float32), [[1.0, -5.0], [0.0, np.inf]])
+
+
+def test_parameters_assigned_in_the_graph_keep_their_values_between_calls():
+    cell = nn.GraphCell(ms.load(os.path.join(DATA, "counter.mindir")))
+    (x,) = _inputs("counter")
+    _check("counter", cell(x))  # MindSpore's first call: x * 1
+    np.testing.assert_allclose(cell(x).asnumpy(), x.asnumpy() * 2)  # MindSpore gives x * 2 next
+    np.testing.assert_array_equal(cell.parameters_dict()["count"].asnumpy(), [2.0])
