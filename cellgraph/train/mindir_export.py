@@ -15,8 +15,9 @@ The graph's inputs become graph inputs, its weights `graph.parameter` entries (n
 Parameter, which `load` gives back), several outputs a MakeTuple; `print` is MindSpore's Print
 ordered by its IO monad. Tensor `if` and `while` become MindSpore's control flow
 (mindir_control_flow.py). Shapes are the example inputs' (static). A primitive without a rule,
-a parameter of one that MindSpore's operation cannot express, or a Parameter assigned while the
-network runs raises UnsupportedError naming it: no file is written then.
+Parameters the network assigns are read through Load nodes and written by Assign at the end,
+ordered by MindSpore's UMonad. A primitive without a rule or a parameter of one that MindSpore's
+operation cannot express raises UnsupportedError naming it: no file is written then.
 """
 from __future__ import annotations
 
@@ -89,6 +90,7 @@ class GraphWriter:
                                                          "graphs": [0]}
         self.primitives = self.shared["primitives"]
         self.io = None  # the last UpdateState of the graph's printing, if it prints
+        self.memory = None  # the last UpdateState of its Parameter reads and writes, if any
         self._count = 0
 
     def fresh(self, hint: str = "v") -> str:
@@ -108,13 +110,14 @@ class GraphWriter:
                            "op_type": op_type})
         return out
 
-    def call(self, op_type: str, inputs: list, *arguments, attrs: dict | None = None) -> str:
+    def call(self, op_type: str, inputs: list, *arguments, attrs: dict | None = None,
+             function: bool = False) -> str:
         """A node of MindSpore's operation `op_type` on the `inputs` (value names): a
         PRIMITIVE_FUNCTION whose trailing `arguments` are value nodes, or, with `attrs`, a
-        PRIMITIVE holding them."""
+        PRIMITIVE holding them (a PRIMITIVE_FUNCTION with attributes where `function`)."""
         prim_name = f"{op_type}:{len(self.primitives) + 1}"
-        prim = {"name": prim_name, "op_type": op_type, "instance_name": "",
-                "prim_type": proto.PRIMITIVE if attrs is not None else proto.PRIMITIVE_FUNCTION}
+        kind = proto.PRIMITIVE if attrs is not None and not function else proto.PRIMITIVE_FUNCTION
+        prim = {"name": prim_name, "op_type": op_type, "instance_name": "", "prim_type": kind}
         if attrs is not None:
             prim["attribute"] = [attribute(value, key) for key, value in attrs.items()]
         self.primitives.append(prim)
@@ -152,8 +155,9 @@ class GraphWriter:
 
     def graph_proto(self, outputs: list[str]) -> dict:
         out = outputs[0] if len(outputs) == 1 else self.call("MakeTuple", outputs, attrs={})
-        if self.io is not None:
-            out = self.call("Depend", [out, self.io], attrs={"side_effect_propagate": 1})
+        for state in (self.io, self.memory):
+            if state is not None:
+                out = self.call("Depend", [out, state], attrs={"side_effect_propagate": 1})
         return {"node": self.nodes, "name": self.name, "input": self.inputs,
                 "output": [{"name": out}]}
 
@@ -226,11 +230,6 @@ def model_bytes(net, inputs) -> bytes:
     finally:
         net.set_train(training)
     graph = compiled.graph
-    if graph.updates:
-        names = ", ".join(p.name for p in graph.updates)
-        raise MindIRExportError(f"export(file_format='MINDIR'): the network assigns the "
-                                f"Parameters {names} while it runs; cellgraph writes no state "
-                                f"updates into MindIR", graph.loc)
     name = "graph_construct"
     writer = GraphWriter(name)
     nodes = NodeWriter(writer)
@@ -246,11 +245,15 @@ def model_bytes(net, inputs) -> bytes:
             parameters.append(proto.tensor_proto(array, name=value_name, ref_key=weight.name))
         nodes.values[id(param)] = value_name
     writer.inputs = graph_inputs
+    if graph.updates:
+        _load_weights(writer, nodes, graph)
     if not all(isinstance(value, Tensor) for value in inputs):
         raise MindIRExportError("export(file_format='MINDIR'): cellgraph exports networks "
                                 "whose inputs are all Tensors")
     nodes.run(graph)
     names = [nodes.name_of(atom) for atom in graph.outputs]
+    if graph.updates:
+        names = _assign_updates(writer, graph, names)
     if graph.out_tree is not None:
         names = [_nested(writer, graph.out_tree, iter(names), graph)]
     graph_proto = writer.graph_proto(names)
@@ -263,6 +266,29 @@ def model_bytes(net, inputs) -> bytes:
         raise MindIRExportError("export(file_format='MINDIR'): the model is over protobuf's "
                                 "2 GB limit for one file (cellgraph writes no external data)")
     return data
+
+
+def _load_weights(writer: GraphWriter, nodes: NodeWriter, graph) -> None:
+    """A network that assigns Parameters reads each weight through a Load ordered before the
+    assignments (MindSpore's UMonad), as MindSpore writes it."""
+    monad = writer.const({"name": "value", "type": proto.ATTR["UMONAD"]})
+    loads = []
+    for param in graph.params[graph.n_inputs:]:
+        loads.append(writer.call("Load", [nodes.values[id(param)], monad], attrs={}))
+        nodes.values[id(param)] = loads[-1]
+    reads = writer.call("MakeTuple", loads, attrs={})
+    writer.memory = writer.call("UpdateState", [monad, reads], attrs={})
+
+
+def _assign_updates(writer: GraphWriter, graph, names: list[str]) -> list[str]:
+    """Assign each updated Parameter its new value (the graph's last outputs), in order after
+    the reads; the network's own results are the outputs before them."""
+    count = len(graph.updates)
+    for param, value in zip(graph.updates, names[-count:]):
+        done = writer.call("Assign", [f"{writer.name}:{param.name}", value, writer.memory],
+                           attrs={"side_effect_mem": True}, function=True)
+        writer.memory = writer.call("UpdateState", [writer.memory, done], attrs={})
+    return names[:-count]
 
 
 def _nested(writer: GraphWriter, tree, names, graph) -> str:
