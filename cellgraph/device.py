@@ -1,9 +1,9 @@
-"""Device selection and the MindSpore entry points this platform cannot honour.
+"""Device selection, and MindSpore's `export` and `load` of whole graphs.
 
 `set_device("GPU")` is `set_context(device_target="GPU")`. `export` writes ONNX models
-(`cellgraph.onnx`); MindSpore's own MindIR and AIR graphs need its serialiser, which cellgraph
-does not have: exporting them, and `load`, raise `UnsupportedError` saying what to use
-instead.
+(`cellgraph.onnx`); `load` reads MindSpore's MindIR files (`cellgraph.train.mindir_graph`) for
+`nn.GraphCell` to run. AIR graphs (Ascend's format) are not written: that raises
+`UnsupportedError` saying what to use instead.
 """
 from __future__ import annotations
 
@@ -43,19 +43,21 @@ def get_current_device():
 
 def export(net, *inputs, file_name, file_format, **kwargs):
     """Write `net` run on `inputs` to `file_name` as `file_format`: "ONNX" (through the onnx
-    package, `cellgraph.onnx`); "MINDIR" and "AIR" are MindSpore's own formats, which
-    cellgraph does not write."""
+    package, `cellgraph.onnx`) or "MINDIR" (MindSpore's graph file, which its `load` +
+    `nn.GraphCell` run; see cellgraph.train.mindir_export for what converts). "AIR", Ascend's
+    format, is not written."""
     if file_format not in EXPORT_FORMATS:
         raise ArgumentValueError(f"For 'export', 'file_format' must be one of "
                                  f"{list(EXPORT_FORMATS)}, but got {file_format}.")
-    if file_format != "ONNX":
-        raise UnsupportedError(f"export(file_format={file_format!r}): cellgraph cannot write "
-                               f"MindSpore's {'MindIR' if file_format == 'MINDIR' else 'AIR'} graphs; export with "
-                               f"file_format='ONNX', or save the weights with save_checkpoint "
-                               f"and rebuild the network in Python")
+    if file_format == "AIR":
+        raise UnsupportedError("export(file_format='AIR'): cellgraph cannot write Ascend's AIR "
+                               "graphs; export with file_format='MINDIR' or 'ONNX'")
     unknown = sorted(set(kwargs) - {"enc_key", "enc_mode", "custom_func"})
     if unknown:
         raise ArgumentError(f"export() got unexpected keyword arguments {unknown}")
+    if file_format == "MINDIR":
+        _export_mindir(net, inputs, file_name, kwargs)
+        return
     if kwargs.get("custom_func") is not None:
         raise ArgumentValueError(f"Currently only support custom_func for MindIR format, but got "
                                  f"{file_format} format.")
@@ -79,6 +81,32 @@ def export(net, *inputs, file_name, file_format, **kwargs):
 EXPORT_FORMATS = ("AIR", "ONNX", "MINDIR")
 
 
+def _export_mindir(net, inputs, file_name, options) -> None:
+    """`net` on `inputs` as a MindIR file (cellgraph.train.mindir_export), encrypted with
+    `enc_key` in `enc_mode` (AES-GCM, AES-CBC, SM4-CBC, or a callable `enc_mode(data, key)`)."""
+    from cellgraph.train import checkpoint_crypto, mindir_export
+
+    if options.get("custom_func") is not None:
+        raise UnsupportedError("export(file_format='MINDIR', custom_func=...): cellgraph writes "
+                               "no custom MindIR fields")
+    data = mindir_export.model_bytes(net, inputs)
+    if "enc_key" in options:
+        enc_key, enc_mode = options["enc_key"], options.get("enc_mode", "AES-GCM")
+        if not isinstance(enc_key, bytes):
+            raise ArgumentError(f"The argument 'enc_key' must be bytes, but got "
+                                f"{type(enc_key).__name__}.")
+        if callable(enc_mode):
+            data = enc_mode(data, enc_key)
+        else:
+            checkpoint_crypto.check_key(enc_key, enc_mode, "export")
+            data = checkpoint_crypto.encrypt(data, enc_key, enc_mode)
+    mindir_export.write_mindir(data, file_name)
+
+
 def load(file_name, **kwargs):
-    raise UnsupportedError(f"load({file_name!r}): cellgraph cannot read MindIR graphs; rebuild "
-                           f"the network in Python and load_checkpoint its weights")
+    """The graph of the MindIR file `file_name` (MindSpore's `dec_key`/`dec_mode` decrypt it),
+    for `nn.GraphCell(graph)(*inputs)` to run; see cellgraph.train.mindir_graph for what a
+    graph may hold."""
+    from cellgraph.train import mindir_graph
+
+    return mindir_graph.load(file_name, **kwargs)

@@ -16,6 +16,7 @@ from . import (
 from .cell import Cell
 from .dynamic_lr import *
 from .grad import *
+from .graph_cell import GraphCell
 from .layer import *
 from .learning_rate_schedule import *
 from .loss import *
@@ -24,7 +25,7 @@ from .sparse import *
 from .utils import *
 from .wrap import *
 
-__all__ = ["Cell"] + [name for module in (dynamic_lr, grad, layer, learning_rate_schedule, loss,
+__all__ = ["Cell", "GraphCell"] + [name for module in (dynamic_lr, grad, layer, learning_rate_schedule, loss,
                                           optim, sparse, utils, wrap)
                       for name in module.__all__]
 

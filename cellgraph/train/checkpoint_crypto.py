@@ -85,14 +85,15 @@ def is_cipher(blob: bytes) -> bool:
     return len(blob) >= 4 and struct.unpack("<I", blob[:4])[0] in MAGIC.values()
 
 
-def decrypt(blob: bytes, key: bytes, mode: str, path: str) -> bytes:
-    """The plain bytes of a file MindSpore (or `encrypt`) encrypted."""
-    check_key(key, mode, "load_checkpoint")
-    _, _, _, padding = _modules("load_checkpoint")
+def decrypt(blob: bytes, key: bytes, mode: str, path: str, api: str = "load_checkpoint") -> bytes:
+    """The plain bytes of a file MindSpore (or `encrypt`) encrypted (its checkpoints and MindIR
+    files alike); `api` names the caller in errors."""
+    check_key(key, mode, api)
+    _, _, _, padding = _modules(api)
     from cryptography.exceptions import InvalidTag
 
     out, pos = [], 0
-    fail = f"load_checkpoint: failed to decrypt {path!r} with this {mode} key"
+    fail = f"{api}: failed to decrypt {path!r} with this {mode} key"
     while pos < len(blob):
         if len(blob) - pos < 8 or struct.unpack_from("<I", blob, pos)[0] != MAGIC[mode]:
             raise DecryptError(f"{fail}: it is not an {mode} encrypted file (or it is damaged)")
