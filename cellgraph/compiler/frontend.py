@@ -12,9 +12,11 @@ with the message the user reads.
 from __future__ import annotations
 
 import builtins
+import functools
 import inspect
 import numbers
 import operator
+import os
 import re
 import sys
 import types
@@ -35,6 +37,7 @@ from cellgraph.primitives.errors import (
     IndexValueError,
     ShapeError,
     SourceLoc,
+    SyntaxTypeError,
     UnboundNameError,
     UndefinedNameError,
 )
@@ -75,6 +78,7 @@ from .scope import (
     parameter_list,
     tracer_isinstance,
     tracer_number,
+    tracer_type,
     unexpected_keyword,
     user_error,
     user_property_getter,
@@ -170,6 +174,8 @@ def binop(op, left, right):
         raise
 
 
+# the package's own files: its construct code may use what MindSpore's parser refuses a user
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _CONDITION_COMMENT = re.compile(r"#\s*@jit\.cond:\s*(True|False)\s*$")
 
 
@@ -255,7 +261,8 @@ class Interpreter:
             try:
                 free[name] = cell.cell_contents
             except ValueError:
-                pass
+                continue
+            _builder.note_outside(free[name])
         record_function(fn)
         scope = Scope(free, None, fn.__globals__)
         defaults = list(fn.__defaults__ or ())
@@ -733,6 +740,8 @@ class Interpreter:
                                        self.info.loc(node)) from None
         if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
+        if not isinstance(obj, Tracer):
+            _builder.note_outside(value)
         if node.attr == "shape" and isinstance(value, tuple) and None in value and \
                 isinstance(obj, Tracer):
             # a size known only when the graph runs: a variable scalar, as ops.shape gives it
@@ -813,8 +822,13 @@ class Interpreter:
         left, result = self.eval(node.left), None
         for op, comparator in zip(node.ops, node.comparators):
             right = self.eval(comparator)
-            sequence_builtins.check_sequence_ordering(type(op).__name__, left, right)
-            step = CMPOPS[type(op)](left, right)
+            name = type(op).__name__
+            if sequence_builtins.orders_at_run_time(name, left, right):
+                step = self.at_node(node, functools.partial(sequence_builtins.ordered, name,
+                                                            left, right))
+            else:
+                sequence_builtins.check_sequence_ordering(name, left, right)
+                step = CMPOPS[type(op)](left, right)
             result = step if result is None else control_flow.logical_and(result, step)
             left = right
         return result
@@ -852,6 +866,8 @@ class Interpreter:
             self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
             if isinstance(args[0], Tracer):
                 return tracer_isinstance(args[1], args[0])
+        if fn is builtins.type and len(args) == 1 and not kwargs and isinstance(args[0], Tracer):
+            return tracer_type(args[0])
         if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
             return self.at_node(node, lambda: _tensor_attribute(*args))
         if fn is builtins.bool and len(args) == 1 and not kwargs and \
@@ -877,6 +893,7 @@ class Interpreter:
         return self._closure(node, "<lambda>")
 
     def expr_ListComp(self, node):
+        self._check_one_generator(node, "ListComp")
         out = []
         self._comprehension(node.generators, lambda: out.append(self.eval(node.elt)))
         return out
@@ -885,7 +902,16 @@ class Interpreter:
         """A generator expression is evaluated at once, to a list, as in MindSpore."""
         return self.expr_ListComp(node)
 
+    def _check_one_generator(self, node, kind: str) -> None:
+        """MindSpore's parser takes one `for` per comprehension in a user's graph code (the
+        library's own construct code is not held to it)."""
+        if len(node.generators) != 1 and not self.info.filename.startswith(_PACKAGE_DIR):
+            raise SyntaxTypeError(f"The 'generators' supports 1 'comprehension' in "
+                                  f"{kind}/GeneratorExp, but got {len(node.generators)} "
+                                  f"comprehensions.", self.info.loc(node))
+
     def expr_DictComp(self, node):
+        self._check_one_generator(node, "DictComp")
         out = {}
 
         def add():

@@ -55,9 +55,26 @@ class _Slot:
 
 
 def _with_slots(render, items: list):
-    """`render(slots)` with the Tensors of `items` as slots, split into a RuntimeString."""
-    slots = [_Slot(i) if isinstance(item, Tracer) else item for i, item in enumerate(items)]
-    return _runtime_string(render(slots), lambda i: items[i])
+    """`render(slots)` with the graph Tensors of `items`, also inside their tuples and lists
+    (`"{0[1]}".format([x, y])`), as slots, split into a RuntimeString."""
+    found = []
+
+    def slotted(item):
+        if isinstance(item, Tracer):
+            found.append(item)
+            return _Slot(len(found) - 1)
+        if type(item) in (tuple, list):
+            return type(item)(slotted(e) for e in item)
+        return item
+
+    slots = [slotted(item) for item in items]
+    return _runtime_string(render(slots), lambda i: found[i])
+
+
+def _holds_tracer(value) -> bool:
+    if isinstance(value, Tracer):
+        return True
+    return type(value) in (tuple, list) and any(_holds_tracer(v) for v in value)
 
 
 def _runtime_string(text: str, part) -> RuntimeString:
@@ -81,7 +98,7 @@ def text_call(fn, args: list, kwargs: dict):
     """`"..{}".format(x)`, `format(x)` or `str(x)` with Tensor arguments: a RuntimeString,
     each Tensor written where it goes when the graph runs. None for any other call."""
     values = [*args, *kwargs.values()]
-    if not any(isinstance(v, Tracer) for v in values):
+    if not any(_holds_tracer(v) for v in values):
         return None
     if getattr(fn, "__name__", None) == "format" and type(getattr(fn, "__self__", None)) is str:
         names = list(kwargs)
@@ -90,7 +107,8 @@ def text_call(fn, args: list, kwargs: dict):
             return fn.__self__.format(*slots[:len(args)], **dict(zip(names, slots[len(args):])))
 
         return _with_slots(render, values)
-    if fn in (builtins.format, builtins.str) and len(args) == 1 and not kwargs:
+    if fn in (builtins.format, builtins.str) and len(args) == 1 and not kwargs and \
+            isinstance(args[0], Tracer):
         return RuntimeString([args[0]])
     return None
 

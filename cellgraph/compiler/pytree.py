@@ -90,28 +90,40 @@ def is_plain_dict(value) -> bool:
     return type(value) in (dict, MutableDict)
 
 
-def flatten(value, is_leaf: Callable[[Any], bool]) -> tuple[list, Tree]:
-    """Leaves in order, and the Tree that `unflatten` needs; non-leaf scalars stay static."""
+def flatten(value, is_leaf: Callable[[Any], bool],
+            kept: Callable[[Any], bool] | None = None) -> tuple[list, Tree]:
+    """Leaves in order, and the Tree that `unflatten` needs; non-leaf scalars stay static.
+    `kept(v)`: whether a sequence is given back as that very object (a static part), not
+    rebuilt from its items."""
     leaves: list = []
-    return leaves, _walk(value, is_leaf, leaves)
+    return leaves, _walk(value, is_leaf, leaves, kept)
 
 
-def _walk(v, is_leaf, leaves: list) -> Tree:
+def is_static(tree: Tree) -> bool:
+    """Whether `tree` holds no run-time value: only constants, in tuples, lists and dicts."""
+    return tree.kind == "static" or tree.kind in ("tuple", "list", "dict") and all(
+        is_static(c) for c in tree.children)
+
+
+def _walk(v, is_leaf, leaves: list, kept=None) -> Tree:
     # Module-level for the same reason as _build: no self-referencing closure holding values.
+    if kept is not None and kept(v):
+        return Tree("static", static=v)
     if isinstance(v, (tuple, list)) and not is_leaf(v):
         return Tree("list" if isinstance(v, list) else "tuple",
-                    tuple(_walk(c, is_leaf, leaves) for c in v), namedtuple_class(v),
+                    tuple(_walk(c, is_leaf, leaves, kept) for c in v), namedtuple_class(v),
                     isinstance(v, (MutableTuple, MutableList)))
     if is_plain_dict(v):
-        return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
+        return Tree("dict", tuple(_walk(c, is_leaf, leaves, kept) for c in v.values()),
                     static=tuple(v), mutable=isinstance(v, MutableDict))
     parts = sparse_parts(v)  # a COOTensor, CSRTensor or RowTensor: its arrays are leaves
     if parts is not None:
-        return Tree("sparse", tuple(_walk(p, is_leaf, leaves) for p in parts),
+        return Tree("sparse", tuple(_walk(p, is_leaf, leaves, kept) for p in parts),
                     static=(type(v), getattr(v, type(v)._shape_name)))
     sequence = getattr(v, "runtime_sequence", None)  # a dynamic-length tuple or list
     if sequence is not None:
-        children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves),)
+        children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves,
+                                                           kept),)
         return Tree("dynseq", children, static=(type(sequence).rebuild, sequence.kind,
                                                 sequence.element))
     if is_leaf(v):
@@ -121,7 +133,7 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
                                                 static=(type(v).rebuild, scalar))
     parts = getattr(v, "runtime_parts", None)  # an f-string or format() with Tensor parts
     if parts is not None:
-        return Tree("text", tuple(_walk(p, is_leaf, leaves) for p in parts))
+        return Tree("text", tuple(_walk(p, is_leaf, leaves, kept) for p in parts))
     return Tree("static", static=v)
 
 

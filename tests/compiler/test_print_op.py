@@ -21,6 +21,26 @@ def test_strings_with_tensor_parts_are_returned_with_their_values():
     assert texts[6].asnumpy().tolist() == [2]
 
 
+def test_str_format_reaches_tensors_inside_a_list_or_tuple_argument():
+    @ms.jit
+    def greet(x, y):
+        return ("hello {0[1]},It's me {0[0]}".format([x, y]),
+                "{0[0]}-{1}".format((y, x), 7))
+
+    # MindSpore 2.10 gives ("hello [0],It's me [1]", "[0]-7")
+    assert greet(Tensor([1]), Tensor([0])) == ("hello [0],It's me [1]", "[0]-7")
+
+
+def test_type_of_a_tensor_in_a_graph_is_the_tensor_class():
+    @ms.jit
+    def describe(x):
+        return str(type(x)), f"got {type(x)}", type(x) is Tensor
+
+    # MindSpore 2.10: "<class 'mindspore.common.tensor.Tensor'>", with its own package name
+    name = "<class 'cellgraph.common.tensor.Tensor'>"
+    assert describe(Tensor([1])) == (name, "got " + name, True)
+
+
 def test_a_formatted_string_prints_and_returns_from_a_cell(capsys):
     class Describe(nn.Cell):
         def construct(self, x):
