@@ -61,6 +61,7 @@ from .builder import AssignedConstant, Tracer, current_builder, is_parameter, is
 from .compile_context import CALL_DEPTH, LAX
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .method_calls import check_method_call
+from .pytree import RuntimeString
 from .scope import (
     BreakSignal,
     Closure,
@@ -932,8 +933,13 @@ class Interpreter:
                 self._comprehension(generators[1:], emit)
 
     def expr_JoinedStr(self, node):
-        parts = [self.eval(v) for v in node.values]
-        return print_op.joined_string([p if isinstance(p, Tracer) else str(p) for p in parts])
+        parts = []
+        for value in map(self.eval, node.values):
+            if isinstance(value, RuntimeString):  # a formatted tuple or list of graph values
+                parts += value.parts
+            else:
+                parts.append(value if isinstance(value, Tracer) else str(value))
+        return print_op.joined_string(parts)
 
     def expr_FormattedValue(self, node):
         value = self.eval(node.value)
@@ -944,6 +950,9 @@ class Interpreter:
                                    "spec or !r/!s on it is not supported in graph mode",
                                    self.info.loc(node))
             return value  # formatted when the graph runs
+        if isinstance(value, (tuple, list)) and print_op.holds_tracer(value) and not spec and \
+                node.conversion in (-1, None):
+            return print_op.python_text(value)  # its Tensors written as their repr at run time
         if not spec and hasattr(value, "_graph_text") and is_tensor_like(value):
             return value._graph_text()  # a constant Tensor: as MindSpore's graph writes it
         return format(value, spec)

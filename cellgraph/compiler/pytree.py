@@ -9,7 +9,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Tree:
     kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
-    # keys), "text" (a string known at run time: its parts), "sparse" (static: the class and
+    # keys), "text" (a string known at run time: its parts), "repr" (a part written as its value's repr), "sparse" (static: the class and
     # dense shape of a COOTensor, CSRTensor or RowTensor), "static"
     children: tuple = ()
     static: Any = None
@@ -131,6 +131,8 @@ def _walk(v, is_leaf, leaves: list, kept=None) -> Tree:
         leaves.append(v)
         return LEAF if scalar is None else Tree("scalar", (LEAF,),
                                                 static=(type(v).rebuild, scalar))
+    if isinstance(v, ReprPart):
+        return Tree("repr", (_walk(v.repr_value, is_leaf, leaves, kept),))
     parts = getattr(v, "runtime_parts", None)  # an f-string or format() with Tensor parts
     if parts is not None:
         return Tree("text", tuple(_walk(p, is_leaf, leaves, kept) for p in parts))
@@ -178,6 +180,21 @@ class RuntimeString:
         return "".join(p if isinstance(p, str) else f"<{type(p).__name__}>" for p in self.parts)
 
 
+class ReprPart:
+    """A part of a RuntimeString that is written as its value's repr (a Tensor inside a
+    formatted tuple or list: `Tensor(shape=[1], dtype=Int64, value= [1])`)."""
+
+    def __init__(self, value):
+        self.repr_value = value
+
+
+def _repr_text(value):
+    """The repr of a value known now; a ReprPart again around a graph value."""
+    if hasattr(value, "asnumpy") or not hasattr(value, "aval"):
+        return repr(value)
+    return ReprPart(value)
+
+
 def join_text(parts: list):
     """A run-time string from its parts: the text, once every part has a value (a Tensor is
     written as print writes it); otherwise, inside a graph being built, a RuntimeString."""
@@ -203,6 +220,8 @@ def _build(t: Tree, it):
         return runtime_value(t, items)
     if t.kind == "text":
         return join_text(items)
+    if t.kind == "repr":
+        return _repr_text(items[0])
     if t.kind == "sparse":
         return rebuild_sparse(t.static, items)
     if t.kind == "dict":
