@@ -362,11 +362,20 @@ _ORDER_OPS = {"Lt": (operator.lt, "<"), "LtE": (operator.le, "<="), "Gt": (opera
 
 def orders_at_run_time(op: str, left, right) -> bool:
     """Whether `left < right` (or <=, >, >=) on two sequences is Python's comparison, made
-    when the graph runs: MindSpore's graphs run it so (as Python code) where an element is
-    itself a sequence that holds a graph value; otherwise its sequence primitives decide
-    (check_sequence_ordering)."""
-    return op in _ORDER_OPS and all(type(s) in (tuple, list) for s in (left, right)) and \
-        any(type(e) in (tuple, list) and _holds_graph_value(e) for e in (*left, *right))
+    when the graph runs. MindSpore's sequence primitive checks the pairs in order; the first
+    pair that holds a sequence with a graph value in it hands the comparison to Python code
+    (run when the graph runs); a Tensor before it, or a sequence of constants, is its
+    TypeError (check_sequence_ordering), and two numbers that differ decide it at once."""
+    if op not in _ORDER_OPS or not all(type(s) in (tuple, list) for s in (left, right)):
+        return False
+    for a, b in zip(left, right):
+        if any(isinstance(e, (tuple, list)) for e in (a, b)):
+            return _holds_graph_value(a) or _holds_graph_value(b)
+        if any(is_tensor_like(e) and not is_runtime_scalar(e) for e in (a, b)):
+            return False
+        if not any(is_tensor_like(e) for e in (a, b)) and a != b:
+            return False
+    return False
 
 
 def _holds_graph_value(value) -> bool:

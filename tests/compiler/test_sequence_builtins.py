@@ -258,6 +258,10 @@ def _lt_scalar_then_tensor(x, y):
     return (1, 2) < (1, x)
 
 
+def _lt_tensor_before_nested(x, y):
+    return (x + 2, (x, x + 1)) < (y + 2, (y, y - 1))
+
+
 @pytest.mark.parametrize("fn, message", [
     (_lt_tensors, ("For primitive 'tuple_lt', the input element must be scalar, but got "
                    "Tensor(shape=[1], dtype=Int64) and Tensor(shape=[1], dtype=Int64)")),
@@ -267,6 +271,7 @@ def _lt_scalar_then_tensor(x, y):
                   "but got (1, 2)")),
     (_lt_scalar_then_tensor, ("For primitive 'tuple_lt', the input element must be scalar, "
                               "but got 2 and Tensor")),
+    (_lt_tensor_before_nested, "For primitive 'tuple_lt', the input element must be scalar"),
 ])
 def test_ordering_sequences_of_tensors_or_sequences_is_mindspores_type_error(fn, message):
     # MindSpore 2.10 orders tuples and lists of scalars only (its messages, `tupel` included)
