@@ -49,7 +49,7 @@ from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .compile_context import CompileContext, eager_param_cast
 from .ir import Apply, Constant, Graph, Var
-from .pytree import flatten
+from .pytree import flatten, is_static
 
 
 def _cast_dtypes() -> list:
@@ -282,6 +282,20 @@ def is_tensor_like(x) -> bool:
     """A leaf that becomes a graph value: a Tracer, a Tensor or a NumPy array."""
     return isinstance(x, (Tracer, np.ndarray)) or (
         hasattr(x, "_data") and hasattr(x, "aval") and not isinstance(x, type))
+
+
+def note_outside(value, depth: int = 8) -> None:
+    """`value` was read from outside the graph (a global, an attribute, a closure): the lists in
+    it, through tuples and lists, are the caller's own objects (`outside_lists`)."""
+    if depth == 0 or type(value) not in (list, tuple) or current_builder() is None:
+        return
+    if type(value) is list:
+        known = compile_context().outside_lists
+        if known.get(id(value)) is value:
+            return
+        known[id(value)] = value
+    for item in value:
+        note_outside(item, depth - 1)
 
 
 def _returned_value(x) -> bool:
@@ -701,6 +715,13 @@ class Builder(Trace):
         return None
 
     # -- finishing --------------------------------------------------------------------------
+    def _outside_list(self, value) -> bool:
+        """A list read from outside the graph that holds no graph value: returned as itself."""
+        if type(value) is not list or \
+                compile_context(self).outside_lists.get(id(value)) is not value:
+            return False
+        return is_static(flatten(value, lambda x: isinstance(x, Tracer))[1])
+
     def finish(self, result) -> tuple[Graph, list]:
         """Close the graph over `result`; returns it and the outer values its captures need.
 
@@ -712,7 +733,7 @@ class Builder(Trace):
         # is given back as that array, as MindSpore's graphs give it; elsewhere (an inner
         # graph, a transform's result) it is a graph constant.
         leaves, tree = flatten(result, _returned_value if self.returns_arrays else
-                               is_tensor_like)
+                               is_tensor_like, self._outside_list if self.returns_arrays else None)
         outputs = [self.atom(leaf) for leaf in leaves]
         g = self.graph
         updates = self.outgoing_updates()

@@ -113,8 +113,12 @@ class CompileContext:
     param_casts: the dtypes float Parameters are read in (mixed precision, `Cell.to_float`),
         innermost last: those of the Cells running when the compile began, then those the
         traced Cells push (builder.parameters_cast_to).
-    `calls`, `compile_time_objects` and `param_casts` are the compile's own, shared by the
-    copies `replace` makes of its context.
+    outside_lists: the lists the compile read from outside the graph (globals, attributes,
+        closures, and the lists nested in their tuples and lists), by id: a top-level graph
+        that returns one, holding no run-time value, gives the caller that very list, as
+        MindSpore's graphs do.
+    `calls`, `compile_time_objects`, `param_casts` and `outside_lists` are the compile's own,
+    shared by the copies `replace` makes of its context.
     """
 
     verify_every_stage: bool = False
@@ -130,6 +134,7 @@ class CompileContext:
     compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,
                                                   compare=False, repr=False)
     param_casts: list = field(default_factory=list, compare=False, repr=False)
+    outside_lists: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_settings(cls, **overrides) -> CompileContext:

@@ -35,7 +35,7 @@ from .builder import (
     is_parameter,
     is_tensor_like,
 )
-from .pytree import RuntimeString
+from .pytree import ReprPart, RuntimeString
 
 
 def assign_attribute(owner, attr: str, value) -> bool:
@@ -91,8 +91,17 @@ class RuntimeText:
     parts: tuple
 
     def render(self, values) -> str:
-        return "".join(p if isinstance(p, str) else str(np.asarray(values[p]))
-                       for p in self.parts)
+        return "".join(p if isinstance(p, str) else _text(p, values) for p in self.parts)
+
+
+def _text(part, values) -> str:
+    """A value's text in a message: `index` as print writes it, `("repr", index)` as repr
+    (a Tensor inside a formatted tuple or list)."""
+    if isinstance(part, int):
+        return str(np.asarray(values[part]))
+    from cellgraph.runtime.tensor import Tensor  # the runtime sits beside the compiler
+
+    return repr(Tensor(np.asarray(values[part[1]])))
 
 
 def holds_graph_values(exc: BaseException) -> bool:
@@ -112,7 +121,12 @@ def emit_raise(exc: BaseException) -> None:
     def runtime_text(parts) -> RuntimeText:
         template = []
         for part in parts:
-            if isinstance(part, Tracer) or is_tensor_like(part):
+            if isinstance(part, ReprPart):
+                value = part.repr_value
+                scalar = getattr(value, "python_type", None) is not None  # reads as a number
+                template.append(len(values) if scalar else ("repr", len(values)))
+                values.append(value)
+            elif isinstance(part, Tracer) or is_tensor_like(part):
                 template.append(len(values))
                 values.append(part)
             else:

@@ -12,9 +12,11 @@ with the message the user reads.
 from __future__ import annotations
 
 import builtins
+import functools
 import inspect
 import numbers
 import operator
+import os
 import re
 import sys
 import types
@@ -35,6 +37,7 @@ from cellgraph.primitives.errors import (
     IndexValueError,
     ShapeError,
     SourceLoc,
+    SyntaxTypeError,
     UnboundNameError,
     UndefinedNameError,
 )
@@ -59,6 +62,7 @@ from .builder import AssignedConstant, Tracer, current_builder, is_parameter, is
 from .compile_context import CALL_DEPTH, LAX
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .method_calls import check_method_call
+from .pytree import RuntimeString
 from .scope import (
     BreakSignal,
     Closure,
@@ -76,6 +80,7 @@ from .scope import (
     parameter_list,
     tracer_isinstance,
     tracer_number,
+    tracer_type,
     unexpected_keyword,
     user_error,
     user_property_getter,
@@ -171,6 +176,8 @@ def binop(op, left, right):
         raise
 
 
+# the package's own files: its construct code may use what MindSpore's parser refuses a user
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _CONDITION_COMMENT = re.compile(r"#\s*@jit\.cond:\s*(True|False)\s*$")
 
 
@@ -256,7 +263,8 @@ class Interpreter:
             try:
                 free[name] = cell.cell_contents
             except ValueError:
-                pass
+                continue
+            _builder.note_outside(free[name])
         record_function(fn)
         scope = Scope(free, None, fn.__globals__)
         defaults = list(fn.__defaults__ or ())
@@ -735,6 +743,8 @@ class Interpreter:
                                        self.info.loc(node)) from None
         if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
+        if not isinstance(obj, Tracer):
+            _builder.note_outside(value)
         if node.attr == "shape" and isinstance(value, tuple) and None in value and \
                 isinstance(obj, Tracer):
             # a size known only when the graph runs: a variable scalar, as ops.shape gives it
@@ -815,8 +825,13 @@ class Interpreter:
         left, result = self.eval(node.left), None
         for op, comparator in zip(node.ops, node.comparators):
             right = self.eval(comparator)
-            sequence_builtins.check_sequence_ordering(type(op).__name__, left, right)
-            step = CMPOPS[type(op)](left, right)
+            name = type(op).__name__
+            if sequence_builtins.orders_at_run_time(name, left, right):
+                step = self.at_node(node, functools.partial(sequence_builtins.ordered, name,
+                                                            left, right))
+            else:
+                sequence_builtins.check_sequence_ordering(name, left, right)
+                step = CMPOPS[type(op)](left, right)
             result = step if result is None else control_flow.logical_and(result, step)
             left = right
         return result
@@ -854,6 +869,8 @@ class Interpreter:
             self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
             if isinstance(args[0], Tracer):
                 return tracer_isinstance(args[1], args[0])
+        if fn is builtins.type and len(args) == 1 and not kwargs and isinstance(args[0], Tracer):
+            return tracer_type(args[0])
         if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
             return self.at_node(node, lambda: _tensor_attribute(*args))
         if fn is builtins.bool and len(args) == 1 and not kwargs and \
@@ -879,6 +896,7 @@ class Interpreter:
         return self._closure(node, "<lambda>")
 
     def expr_ListComp(self, node):
+        self._check_one_generator(node, "ListComp")
         out = []
         self._comprehension(node.generators, lambda: out.append(self.eval(node.elt)))
         return out
@@ -887,7 +905,16 @@ class Interpreter:
         """A generator expression is evaluated at once, to a list, as in MindSpore."""
         return self.expr_ListComp(node)
 
+    def _check_one_generator(self, node, kind: str) -> None:
+        """MindSpore's parser takes one `for` per comprehension in a user's graph code (the
+        library's own construct code is not held to it)."""
+        if len(node.generators) != 1 and not self.info.filename.startswith(_PACKAGE_DIR):
+            raise SyntaxTypeError(f"The 'generators' supports 1 'comprehension' in "
+                                  f"{kind}/GeneratorExp, but got {len(node.generators)} "
+                                  f"comprehensions.", self.info.loc(node))
+
     def expr_DictComp(self, node):
+        self._check_one_generator(node, "DictComp")
         out = {}
 
         def add():
@@ -908,8 +935,13 @@ class Interpreter:
                 self._comprehension(generators[1:], emit)
 
     def expr_JoinedStr(self, node):
-        parts = [self.eval(v) for v in node.values]
-        return print_op.joined_string([p if isinstance(p, Tracer) else str(p) for p in parts])
+        parts = []
+        for value in map(self.eval, node.values):
+            if isinstance(value, RuntimeString):  # a formatted tuple or list of graph values
+                parts += value.parts
+            else:
+                parts.append(value if isinstance(value, Tracer) else str(value))
+        return print_op.joined_string(parts)
 
     def expr_FormattedValue(self, node):
         value = self.eval(node.value)
@@ -920,6 +952,9 @@ class Interpreter:
                                    "spec or !r/!s on it is not supported in graph mode",
                                    self.info.loc(node))
             return value  # formatted when the graph runs
+        if isinstance(value, (tuple, list)) and print_op.holds_tracer(value) and not spec and \
+                node.conversion in (-1, None):
+            return print_op.python_text(value)  # its Tensors written as their repr at run time
         if not spec and hasattr(value, "_graph_text") and is_tensor_like(value):
             return value._graph_text()  # a constant Tensor: as MindSpore's graph writes it
         return format(value, spec)

@@ -117,10 +117,25 @@ def _lower_loop_returns(loop) -> list:
     body = _replace_returns(lower_block(loop.body), ret, value)
     new = gast.For(loop.target, loop.iter, body, loop.orelse, None) if isinstance(
         loop, gast.For) else gast.While(loop.test, body, loop.orelse)
+    # the return after the loop stands for the loop's own: a join failure shows that one
     after = gast.If(_name(ret, False, loop), [gast.copy_location(
-        gast.Return(_name(value, False, loop)), loop)], [])
+        gast.Return(_name(value, False, loop)), _first_return(loop.body) or loop)], [])
     return [_set(ret, False, loop), _set(value, UNBOUND, loop), gast.copy_location(new, loop),
             gast.copy_location(after, loop)]
+
+
+def _first_return(stmts):
+    """The first `return` statement in `stmts` (not in a function defined there), else None."""
+    for stmt in stmts:
+        if isinstance(stmt, gast.Return):
+            return stmt
+        if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            found = _first_return(getattr(stmt, field, None) or [])
+            if found is not None:
+                return found
+    return None
 
 
 def _replace_returns(stmts, ret: str, value: str) -> list:

@@ -161,7 +161,10 @@ def _python_scalars(value):
     if isinstance(value, np.generic):
         return value.item()
     if type(value) in (tuple, list):
-        return type(value)(_python_scalars(v) for v in value)
+        items = [_python_scalars(v) for v in value]
+        if all(new is old for new, old in zip(items, value)):
+            return value  # unchanged: a list read from outside stays that list
+        return type(value)(items)
     if type(value) is dict:
         return {k: _python_scalars(v) for k, v in value.items()}
     return value

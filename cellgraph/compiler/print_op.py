@@ -21,7 +21,7 @@ from cellgraph.primitives.errors import CompileError
 
 from . import codegen
 from .builder import Tracer, compile_context, is_tensor_like
-from .pytree import RuntimeString
+from .pytree import ReprPart, RuntimeString
 
 print_p = Primitive("print", lambda *avals, template, lines, style="mode", sep=None, end="\n",
                     flush=False: (),
@@ -45,7 +45,8 @@ class _Slot:
     def __str__(self) -> str:
         return f"\x00{self.index}\x00"
 
-    __repr__ = __str__  # inside a printed tuple: the Tensor's repr goes there
+    def __repr__(self) -> str:  # inside a formatted tuple or list: the Tensor's repr goes there
+        return f"\x01{self.index}\x01"
 
     def __format__(self, spec: str) -> str:
         if spec:
@@ -55,15 +56,40 @@ class _Slot:
 
 
 def _with_slots(render, items: list):
-    """`render(slots)` with the Tensors of `items` as slots, split into a RuntimeString."""
-    slots = [_Slot(i) if isinstance(item, Tracer) else item for i, item in enumerate(items)]
-    return _runtime_string(render(slots), lambda i: items[i])
+    """`render(slots)` with the graph Tensors of `items`, also inside their tuples and lists
+    (`"{0[1]}".format([x, y])`), as slots, split into a RuntimeString."""
+    found = []
+
+    def slotted(item):
+        if isinstance(item, Tracer):
+            found.append(item)
+            return _Slot(len(found) - 1)
+        if isinstance(item, (tuple, list)):
+            return list(map(slotted, item)) if isinstance(item, list) else \
+                tuple(map(slotted, item))
+        return item
+
+    slots = [slotted(item) for item in items]
+    return _runtime_string(render(slots), lambda i: found[i], lambda i: ReprPart(found[i]))
 
 
-def _runtime_string(text: str, part) -> RuntimeString:
-    """`text`, whose slot markers are replaced by part(slot index)."""
-    pieces = re.split("\x00([0-9]+)\x00", text)
-    parts = [part(int(p)) if k % 2 else p for k, p in enumerate(pieces)]
+def holds_tracer(value) -> bool:
+    if isinstance(value, Tracer):
+        return True
+    return isinstance(value, (tuple, list)) and any(holds_tracer(v) for v in value)
+
+
+def _runtime_string(text: str, part, repr_part=None) -> RuntimeString:
+    """`text`, whose slot markers are replaced by part(slot index) (a repr marker by
+    repr_part(slot index))."""
+    pieces = re.split("(\x00|\x01)([0-9]+)\\1", text)
+    parts = []
+    for k in range(0, len(pieces), 3):
+        parts.append(pieces[k])
+        if k + 2 < len(pieces):
+            index = int(pieces[k + 2])
+            parts.append(part(index) if pieces[k + 1] == "\x00" or repr_part is None
+                         else repr_part(index))
     return RuntimeString([p for p in parts if not isinstance(p, str) or p])
 
 
@@ -81,7 +107,7 @@ def text_call(fn, args: list, kwargs: dict):
     """`"..{}".format(x)`, `format(x)` or `str(x)` with Tensor arguments: a RuntimeString,
     each Tensor written where it goes when the graph runs. None for any other call."""
     values = [*args, *kwargs.values()]
-    if not any(isinstance(v, Tracer) for v in values):
+    if not any(holds_tracer(v) for v in values):
         return None
     if getattr(fn, "__name__", None) == "format" and type(getattr(fn, "__self__", None)) is str:
         names = list(kwargs)
@@ -90,16 +116,10 @@ def text_call(fn, args: list, kwargs: dict):
             return fn.__self__.format(*slots[:len(args)], **dict(zip(names, slots[len(args):])))
 
         return _with_slots(render, values)
-    if fn in (builtins.format, builtins.str) and len(args) == 1 and not kwargs:
+    if fn in (builtins.format, builtins.str) and len(args) == 1 and not kwargs and \
+            isinstance(args[0], Tracer):
         return RuntimeString([args[0]])
     return None
-
-
-class _Repr:
-    """A Tensor that prints as its repr (an element of a printed tuple or list)."""
-
-    def __init__(self, value):
-        self.value = value
 
 
 def _slotted(value):
@@ -119,13 +139,13 @@ def _slotted(value):
     return walk(value), found
 
 
-def _python_text(value):
+def python_text(value):
     """A tuple or list holding Tensors as Python's print writes it: a RuntimeString whose
     Tensors print as their repr."""
     slotted, found = _slotted(value)
     if not found:
         return value
-    return _runtime_string(repr(slotted), lambda i: _Repr(found[i]))
+    return _runtime_string(repr(slotted), lambda i: ReprPart(found[i]))
 
 
 def _constant_text(value) -> str:
@@ -175,10 +195,10 @@ def emit_print(args, kwargs):
         if i:
             template.append(" " if sep is None else str(sep))
         if isinstance(a, (tuple, list, dict)):
-            a = _python_text(a)
+            a = python_text(a)
         for p in a.parts if isinstance(a, RuntimeString) else [a]:
-            if isinstance(p, _Repr):
-                template.append(piece(p.value, "r"))
+            if isinstance(p, ReprPart):
+                template.append(piece(p.repr_value, "r"))
             elif isinstance(p, Tracer) or is_tensor_like(p):
                 template.append(piece(p, "s"))
             else:

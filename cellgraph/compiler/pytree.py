@@ -9,9 +9,9 @@ from typing import Any
 @dataclass(frozen=True)
 class Tree:
     kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
-    # keys), "text" (a string known at run time: its parts), "sparse" (static: the class and
-    # dense shape of a COOTensor, CSRTensor or RowTensor), "optional" (a value or None, known
-    # at run time: its flag and value), "static"
+    # keys), "text" (a string known at run time: its parts), "repr" (a part written as its
+    # value's repr), "sparse" (static: the class and dense shape of a COOTensor, CSRTensor or
+    # RowTensor), "optional" (a value or None, known at run time: its flag and value), "static"
     children: tuple = ()
     static: Any = None
     mutable: bool = False  # a tuple, list or dict `mutable()` made (rebuilt as one)
@@ -91,28 +91,40 @@ def is_plain_dict(value) -> bool:
     return type(value) in (dict, MutableDict)
 
 
-def flatten(value, is_leaf: Callable[[Any], bool]) -> tuple[list, Tree]:
-    """Leaves in order, and the Tree that `unflatten` needs; non-leaf scalars stay static."""
+def flatten(value, is_leaf: Callable[[Any], bool],
+            kept: Callable[[Any], bool] | None = None) -> tuple[list, Tree]:
+    """Leaves in order, and the Tree that `unflatten` needs; non-leaf scalars stay static.
+    `kept(v)`: whether a sequence is given back as that very object (a static part), not
+    rebuilt from its items."""
     leaves: list = []
-    return leaves, _walk(value, is_leaf, leaves)
+    return leaves, _walk(value, is_leaf, leaves, kept)
 
 
-def _walk(v, is_leaf, leaves: list) -> Tree:
+def is_static(tree: Tree) -> bool:
+    """Whether `tree` holds no run-time value: only constants, in tuples, lists and dicts."""
+    return tree.kind == "static" or tree.kind in ("tuple", "list", "dict") and all(
+        is_static(c) for c in tree.children)
+
+
+def _walk(v, is_leaf, leaves: list, kept=None) -> Tree:
     # Module-level for the same reason as _build: no self-referencing closure holding values.
+    if kept is not None and kept(v):
+        return Tree("static", static=v)
     if isinstance(v, (tuple, list)) and not is_leaf(v):
         return Tree("list" if isinstance(v, list) else "tuple",
-                    tuple(_walk(c, is_leaf, leaves) for c in v), namedtuple_class(v),
+                    tuple(_walk(c, is_leaf, leaves, kept) for c in v), namedtuple_class(v),
                     isinstance(v, (MutableTuple, MutableList)))
     if is_plain_dict(v):
-        return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
+        return Tree("dict", tuple(_walk(c, is_leaf, leaves, kept) for c in v.values()),
                     static=tuple(v), mutable=isinstance(v, MutableDict))
     parts = sparse_parts(v)  # a COOTensor, CSRTensor or RowTensor: its arrays are leaves
     if parts is not None:
-        return Tree("sparse", tuple(_walk(p, is_leaf, leaves) for p in parts),
+        return Tree("sparse", tuple(_walk(p, is_leaf, leaves, kept) for p in parts),
                     static=(type(v), getattr(v, type(v)._shape_name)))
     sequence = getattr(v, "runtime_sequence", None)  # a dynamic-length tuple or list
     if sequence is not None:
-        children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves),)
+        children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves,
+                                                           kept),)
         return Tree("dynseq", children, static=(type(sequence).rebuild, sequence.kind,
                                                 sequence.element))
     optional = getattr(v, "runtime_optional", None)  # a value or None (runtime_optional.py)
@@ -124,9 +136,11 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
         leaves.append(v)
         return LEAF if scalar is None else Tree("scalar", (LEAF,),
                                                 static=(type(v).rebuild, scalar))
+    if isinstance(v, ReprPart):
+        return Tree("repr", (_walk(v.repr_value, is_leaf, leaves, kept),))
     parts = getattr(v, "runtime_parts", None)  # an f-string or format() with Tensor parts
     if parts is not None:
-        return Tree("text", tuple(_walk(p, is_leaf, leaves) for p in parts))
+        return Tree("text", tuple(_walk(p, is_leaf, leaves, kept) for p in parts))
     return Tree("static", static=v)
 
 
@@ -171,6 +185,21 @@ class RuntimeString:
         return "".join(p if isinstance(p, str) else f"<{type(p).__name__}>" for p in self.parts)
 
 
+class ReprPart:
+    """A part of a RuntimeString that is written as its value's repr (a Tensor inside a
+    formatted tuple or list: `Tensor(shape=[1], dtype=Int64, value= [1])`)."""
+
+    def __init__(self, value):
+        self.repr_value = value
+
+
+def _repr_text(value):
+    """The repr of a value known now; a ReprPart again around a graph value."""
+    if hasattr(value, "asnumpy") or not hasattr(value, "aval"):
+        return repr(value)
+    return ReprPart(value)
+
+
 def join_text(parts: list):
     """A run-time string from its parts: the text, once every part has a value (a Tensor is
     written as print writes it); otherwise, inside a graph being built, a RuntimeString."""
@@ -196,6 +225,8 @@ def _build(t: Tree, it):
         return runtime_value(t, items)
     if t.kind == "text":
         return join_text(items)
+    if t.kind == "repr":
+        return _repr_text(items[0])
     if t.kind == "sparse":
         return rebuild_sparse(t.static, items)
     if t.kind == "dict":

@@ -26,7 +26,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
 )
 
-from .builder import HostArray, Tracer, compile_context
+from .builder import HostArray, Tracer, compile_context, note_outside
 from .guards import record_global
 from .source import SourceInfo
 
@@ -95,7 +95,9 @@ class Scope:
                 return scope.vars[name]
             scope = scope.parent
         record_global(self.globals, name)  # present, or absent (a builtin) until assigned
-        return self.globals.get(name, missing)
+        value = self.globals.get(name, missing)
+        note_outside(value)
+        return value
 
 
 # ----- what gets interpreted -------------------------------------------------------------------
@@ -193,6 +195,16 @@ def tracer_isinstance(classinfo, value=None) -> bool:
         return any(issubclass(np.ndarray, c) if isinstance(c, type) else False
                    for c in classes)
     return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
+
+
+def tracer_type(value) -> type:
+    """`type(x)` of a graph value: the Tensor class (numpy.ndarray for a HostArray), as
+    MindSpore's graph mode gives it, not the tracing class."""
+    if isinstance(value, HostArray):
+        return np.ndarray
+    from cellgraph.runtime.tensor import Tensor  # the runtime sits beside the compiler
+
+    return Tensor
 
 
 def tracer_number(kind, x):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 
 import numpy as np
 
@@ -353,6 +354,91 @@ def check_sequence_ordering(op: str, left, right) -> None:
                              f"be scalar, but got {_element(a)} and {_element(b)}")
         if not any(is_tensor_like(e) for e in (a, b)) and a != b:
             return  # two numbers that differ decide the order: the rest is never compared
+
+
+_ORDER_OPS = {"Lt": (operator.lt, "<"), "LtE": (operator.le, "<="), "Gt": (operator.gt, ">"),
+              "GtE": (operator.ge, ">=")}
+
+
+def orders_at_run_time(op: str, left, right) -> bool:
+    """Whether `left < right` (or <=, >, >=) on two sequences is Python's comparison, made
+    when the graph runs. MindSpore's sequence primitive checks the pairs in order; the first
+    pair that holds a sequence with a graph value in it hands the comparison to Python code
+    (run when the graph runs); a Tensor before it, or a sequence of constants, is its
+    TypeError (check_sequence_ordering), and two numbers that differ decide it at once."""
+    if op not in _ORDER_OPS or not all(type(s) in (tuple, list) for s in (left, right)):
+        return False
+    for a, b in zip(left, right):
+        if any(isinstance(e, (tuple, list)) for e in (a, b)):
+            return _holds_graph_value(a) or _holds_graph_value(b)
+        if any(is_tensor_like(e) and not is_runtime_scalar(e) for e in (a, b)):
+            return False
+        if not any(is_tensor_like(e) for e in (a, b)) and a != b:
+            return False
+    return False
+
+
+def _holds_graph_value(value) -> bool:
+    if isinstance(value, Tracer):
+        return True
+    return type(value) in (tuple, list) and any(_holds_graph_value(v) for v in value)
+
+
+def ordered(op: str, left, right):
+    """Python's `left < right` (or <=, >, >=) over values some of which are known only at run
+    time: the first pair of elements that differ decides, else the lengths do. A pair whose
+    equality is known only at run time becomes a choice between both outcomes (bool Tensors)."""
+    compare, symbol = _ORDER_OPS[op]
+    if type(left) not in (tuple, list) or type(right) not in (tuple, list):
+        if any(type(s) in (tuple, list) for s in (left, right)):
+            _refuse_order(symbol, left, right)
+        return compare(left, right)
+    if type(left) is not type(right):
+        _refuse_order(symbol, left, right)
+    pending = []  # (run-time equality, the outcome when the pair differs), in order
+    outcome = compare(len(left), len(right))
+    for a, b in zip(left, right):
+        same = _equal(a, b)
+        if same is True:
+            continue
+        if same is False:
+            outcome = ordered(op, a, b)
+            break
+        pending.append((same, ordered(op, a, b)))
+    for same, differs in reversed(pending):
+        outcome = F.where(same, _as_bool_tensor(outcome), _as_bool_tensor(differs))
+    return outcome
+
+
+def _refuse_order(symbol: str, left, right):
+    raise ArgumentError(f"'{symbol}' not supported between instances of "
+                        f"'{type(left).__name__}' and '{type(right).__name__}'")
+
+
+def _equal(a, b):
+    """Python's `a == b` as a truth value, as a sequence's comparison takes it (the same
+    object is equal to itself): a bool, or a variable bool scalar."""
+    if a is b:
+        return True
+    if type(a) in (tuple, list) or type(b) in (tuple, list):
+        if type(a) is not type(b) or len(a) != len(b):
+            return False
+        truth = True
+        for x, y in zip(a, b):
+            same = _equal(x, y)
+            if same is False:
+                return False
+            if same is not True:
+                truth = same if truth is True else F.logical_and(truth, same)
+        return truth
+    same = a == b
+    return tensor_bool(same) if isinstance(same, Tracer) else bool(same)
+
+
+def _as_bool_tensor(value):
+    if isinstance(value, Tracer):
+        return F.cast(value, dt.bool_)
+    return np.asarray(bool(value))
 
 
 def _element(value) -> str:

@@ -56,6 +56,11 @@ class CompileError(CellgraphError, SyntaxError, RuntimeError):
         return self.args[0]
 
 
+class SyntaxTypeError(CellgraphError, TypeError):
+    """Source MindSpore's parser refuses with a TypeError (a comprehension with more than one
+    `for`)."""
+
+
 class UndefinedNameError(CellgraphError, NameError):
     """A name construct reads that is defined nowhere (MindSpore raises NameError)."""
 

@@ -357,6 +357,9 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         name = f"sparse_{len(env)}"
         env[name] = functools.partial(rebuild_sparse, tree.static)
         return f"{name}([{', '.join(items)}])"
+    if tree.kind == "repr":  # a Tensor written as its repr inside a formatted tuple or list
+        env["repr"] = repr
+        return f"repr({items[0]})"
     if tree.kind == "text":  # a string with Tensor parts, written when the graph has run
         env["join_text"] = join_text
         return f"join_text([{', '.join(items)}])"

@@ -84,3 +84,30 @@ def test_distribution_arguments_checked_as_mindspore():
             make()
     uniform = msd.Uniform([0.0, 1.0], [1.0, 3.0])
     assert uniform.mean().asnumpy().tolist() == [0.5, 2.0]
+
+
+def test_distribution_parameters_are_read_as_properties():
+    # MindSpore 2.10's values for the same constructions (Normal exposes none)
+    cases = [(msd.Bernoulli(0.2), "probs", 0.2), (msd.Cauchy(0.0, 1.0), "scale", 1.0),
+             (msd.Gamma([1.0], [2.0]), "rate", [2.0]),
+             (msd.Beta([1.0], [2.0]), "concentration0", [2.0]),
+             (msd.LogNormal(0.0, 1.0), "loc", 0.0), (msd.Uniform(0.0, 2.0), "high", 2.0),
+             (msd.Poisson([2.0]), "rate", [2.0]), (msd.Categorical([0.5, 0.5]), "probs", [0.5, 0.5]),
+             (msd.Geometric(0.5), "probs", 0.5), (msd.Exponential(3.0), "rate", 3.0),
+             (msd.Logistic(1.0, 2.0), "loc", 1.0)]
+    for dist, name, expected in cases:
+        value = getattr(dist, name)
+        assert value.dtype == ms.float32
+        np.testing.assert_allclose(value.asnumpy(), expected)
+    assert msd.Bernoulli().probs is None
+
+    class Shifted(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dist = msd.Bernoulli(0.3)
+
+        def construct(self, x):
+            return self.dist.probs + x
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(Shifted()(ms.Tensor(1.0)).asnumpy(), 1.3, rtol=1e-6)

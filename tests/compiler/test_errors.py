@@ -17,6 +17,7 @@ from cellgraph.primitives.errors import (
     DTypeError,
     IndexValueError,
     ShapeError,
+    SyntaxTypeError,
 )
 
 X = Tensor(np.ones((2, 3), np.float32))
@@ -143,6 +144,25 @@ def test_generator_expression_is_evaluated_to_a_list():
     out = WithGenerator()(X)
     assert isinstance(out, tuple) and len(out) == 2
     np.testing.assert_allclose(out[1].asnumpy(), X.asnumpy() * 2)
+
+
+class ListOfPairs(nn.Cell):
+    def construct(self, x):
+        return [a * b for a in (1, 2) for b in (3, 4)]
+
+
+class DictOfDicts(nn.Cell):
+    def construct(self, x):
+        return {k: v for d in ({"a": 1}, {"b": 2}) for k, v in d.items()}
+
+
+@pytest.mark.parametrize("cell, kind, snippet", [
+    (ListOfPairs, "ListComp", "return ["), (DictOfDicts, "DictComp", "return {")])
+def test_a_comprehension_takes_one_for(cell, kind, snippet):
+    # MindSpore 2.10's parser refuses more than one `for` in a comprehension with this TypeError
+    expect_error(SyntaxTypeError, lambda: cell()(X),
+                 f"The 'generators' supports 1 'comprehension' in {kind}/GeneratorExp, but got "
+                 f"2 comprehensions.", cell, snippet, caret_at=snippet[7:])
 
 
 def test_pynative_mode_runs_what_graph_mode_rejects():

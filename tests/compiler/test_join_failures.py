@@ -30,6 +30,22 @@ def test_a_tensor_and_a_number_returned_do_not_join():
     assert "return Tensor([1, 2, 3])" in text and "return 0" in text
 
 
+def test_a_return_inside_a_tensor_loop_is_named_by_its_own_statement():
+    @jit
+    def foo(x):
+        while x < 10:
+            return Tensor([1, 2, 3])
+        return 0
+
+    # MindSpore 2.10 names both returns: the loop's and the one after it
+    with pytest.raises(TypeError) as info:
+        foo(Tensor([1], ms.float32))
+    text = str(info.value)
+    assert "Cannot join the return values of different branches" in text
+    assert "true branch:" in text and "return Tensor([1, 2, 3])" in text
+    assert "false branch:" in text and "return 0" in text
+
+
 def test_a_variable_that_is_a_tensor_on_one_side_and_a_number_on_the_other():
     @jit
     def foo(x, y):

@@ -258,6 +258,10 @@ def _lt_scalar_then_tensor(x, y):
     return (1, 2) < (1, x)
 
 
+def _lt_tensor_before_nested(x, y):
+    return (x + 2, (x, x + 1)) < (y + 2, (y, y - 1))
+
+
 @pytest.mark.parametrize("fn, message", [
     (_lt_tensors, ("For primitive 'tuple_lt', the input element must be scalar, but got "
                    "Tensor(shape=[1], dtype=Int64) and Tensor(shape=[1], dtype=Int64)")),
@@ -267,6 +271,7 @@ def _lt_scalar_then_tensor(x, y):
                   "but got (1, 2)")),
     (_lt_scalar_then_tensor, ("For primitive 'tuple_lt', the input element must be scalar, "
                               "but got 2 and Tensor")),
+    (_lt_tensor_before_nested, "For primitive 'tuple_lt', the input element must be scalar"),
 ])
 def test_ordering_sequences_of_tensors_or_sequences_is_mindspores_type_error(fn, message):
     # MindSpore 2.10 orders tuples and lists of scalars only (its messages, `tupel` included)
@@ -290,6 +295,31 @@ def test_ordering_sequences_of_scalars_still_folds():
 
     # MindSpore 2.10: the first pair decides; the Tensors after it are never compared
     assert decided_before_the_tensors(ms.Tensor([1]), ms.Tensor([3])) == (True, True, False, False)
+
+
+def test_ordering_sequences_holding_sequences_of_tensors_is_pythons_comparison():
+    # MindSpore 2.10 runs these as Python does (the results are its, for the same programs)
+    @ms.jit
+    def nested(x, y):
+        m, n = ((x, x + 1), x + 2), ((y, y - 1), y + 2)
+        return m < n, m <= n, m > n, m >= n
+
+    assert [bool(r) for r in nested(ms.Tensor([1]), ms.Tensor([3]))] == [True, True, False, False]
+    assert [bool(r) for r in nested(ms.Tensor([3]), ms.Tensor([3]))] == [False, False, True, True]
+
+    @ms.jit
+    def same_object_is_equal(x):
+        return ((x, 2), 3) < ((x, 3), 3)
+
+    assert same_object_is_equal(ms.Tensor([1])) is True
+
+    @ms.jit
+    def list_against_tuple(x, y):
+        return ([x, 1], x + 1) < ((y, 2), y - 1)
+
+    with pytest.raises(TypeError) as info:
+        list_against_tuple(ms.Tensor([1]), ms.Tensor([3]))
+    assert "'<' not supported between instances of 'list' and 'tuple'" in str(info.value)
 
 
 class _Map(ms.nn.Cell):

@@ -38,6 +38,13 @@ def _tensor(value, dtype):
     return Tensor(np.asarray(value, dtype.np), dtype)
 
 
+def parameter_property(name: str) -> property:
+    """A distribution's parameter `name` as given at construction (a Tensor in the
+    distribution's dtype, or None), read-only, as MindSpore's distributions expose theirs."""
+    return property(lambda self: getattr(self, f"_{name}"),
+                    doc=f"The distribution's `{name}` given at construction (None if not given).")
+
+
 class Distribution(Cell):
     """Base: parameters by name, `construct(name, *args)` dispatch, shared statistics."""
 
@@ -189,6 +196,7 @@ class Uniform(Distribution):
     """U[low, high)."""
 
     param_names = ("low", "high")
+    low, high = parameter_property("low"), parameter_property("high")
 
     def __init__(self, low=None, high=None, seed=None, dtype=dt.float32, name="Uniform"):
         super().__init__(seed, dtype, name, {"param_dict": {"low": low, "high": high}})
@@ -235,6 +243,7 @@ class Bernoulli(Distribution):
     """1 with probability `probs`, else 0 (samples in `dtype`, int32 by default)."""
 
     param_names = ("probs",)
+    probs = parameter_property("probs")
 
     float_only = False
 

@@ -1,7 +1,7 @@
 """The base of the distributions of z = (x - loc) / scale (Cauchy, Logistic)."""
 from __future__ import annotations
 
-from . import Distribution
+from . import Distribution, parameter_property
 from ._checks import greater_zero
 
 
@@ -10,6 +10,7 @@ class LocationScale(Distribution):
     value with the given or the distribution's own parameters."""
 
     param_names = ("loc", "scale")
+    loc, scale = parameter_property("loc"), parameter_property("scale")
 
     def __init__(self, loc, scale, seed, dtype, name):
         super().__init__(seed, dtype, name, {"param_dict": {"loc": loc, "scale": scale}})

@@ -7,7 +7,7 @@ import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor, gamma_draws
+from . import Distribution, _tensor, gamma_draws, parameter_property
 from ._checks import float_dtype, greater_zero, not_scalar
 
 
@@ -22,6 +22,8 @@ class Beta(Distribution):
     G(a) / (G(a) + G(b)) of two gamma draws."""
 
     param_names = ("concentration1", "concentration0")
+    concentration1 = parameter_property("concentration1")
+    concentration0 = parameter_property("concentration0")
 
     def __init__(self, concentration1=None, concentration0=None, seed=None, dtype=dt.float32,
                  name="Beta"):

@@ -8,7 +8,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.runtime.tensor import Parameter
 
-from . import Distribution, _tensor
+from . import Distribution, _tensor, parameter_property
 from ._checks import discrete_dtype, probability
 
 
@@ -33,6 +33,7 @@ class Categorical(Distribution):
     (an int, uint or float type); `probs` is float32."""
 
     param_names = ("probs",)
+    probs = parameter_property("probs")
 
     float_only = False
 

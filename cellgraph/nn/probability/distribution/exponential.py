@@ -5,7 +5,7 @@ import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor
+from . import Distribution, _tensor, parameter_property
 from ._checks import greater_zero
 
 
@@ -13,6 +13,7 @@ class Exponential(Distribution):
     """Exponential(rate): density rate * exp(-rate x) on x >= 0."""
 
     param_names = ("rate",)
+    rate = parameter_property("rate")
 
     def __init__(self, rate=None, seed=None, dtype=dt.float32, name="Exponential"):
         super().__init__(seed, dtype, name, {"param_dict": {"rate": rate}})

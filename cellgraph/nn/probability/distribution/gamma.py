@@ -7,7 +7,7 @@ import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor, gamma_draws
+from . import Distribution, _tensor, gamma_draws, parameter_property
 from ._checks import float_dtype, greater_zero, not_scalar
 
 
@@ -17,6 +17,7 @@ class Gamma(Distribution):
     incomplete gamma function P(a, b x)."""
 
     param_names = ("concentration", "rate")
+    concentration, rate = parameter_property("concentration"), parameter_property("rate")
 
     def __init__(self, concentration=None, rate=None, seed=None, dtype=dt.float32,
                  name="Gamma"):

@@ -5,7 +5,7 @@ import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor
+from . import Distribution, _tensor, parameter_property
 from ._checks import discrete_dtype, probability
 
 
@@ -15,6 +15,7 @@ class Geometric(Distribution):
     is the samples' (an int, uint or float type); `probs` is float32."""
 
     param_names = ("probs",)
+    probs = parameter_property("probs")
 
     float_only = False
 

@@ -7,7 +7,7 @@ import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor
+from . import Distribution, _tensor, parameter_property
 from ._checks import greater_zero
 
 
@@ -15,6 +15,7 @@ class LogNormal(Distribution):
     """exp(X) for X ~ Normal(loc, scale): the density of the log shifted by -log x."""
 
     param_names = ("loc", "scale")
+    loc, scale = parameter_property("loc"), parameter_property("scale")
 
     def __init__(self, loc=None, scale=None, seed=0, dtype=dt.float32, name="LogNormal"):
         super().__init__(seed, dtype, name, {"param_dict": {"loc": loc, "scale": scale}})

@@ -7,7 +7,7 @@ import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.runtime.tensor import Tensor
 
-from . import Distribution
+from . import Distribution, parameter_property
 from ._checks import discrete_dtype, greater_zero, not_scalar
 
 
@@ -19,6 +19,7 @@ class Poisson(Distribution):
     available."""
 
     param_names = ("rate",)
+    rate = parameter_property("rate")
 
     float_only = False
 
