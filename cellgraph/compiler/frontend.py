@@ -44,9 +44,11 @@ from . import (
     choice,
     control_flow,
     definedness,
+    dict_keys,
     dynamic_sequence,
     effects,
     loop_exits,
+    member_subscript,
     print_op,
     py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
     recursion,
@@ -347,6 +349,9 @@ class Interpreter:
             raise user_error(e, loc) from e
 
     def stmt_Expr(self, node):
+        receiver = member_subscript.method_receiver(node.value)
+        if receiver is not None:
+            self._check_member_subscripts([receiver])
         self.eval(node.value)
 
     def stmt_Pass(self, node):
@@ -369,18 +374,35 @@ class Interpreter:
         raise ContinueSignal()
 
     def stmt_Assign(self, node):
+        self._check_member_subscripts(s for t in node.targets
+                                      for s in member_subscript.written_subscripts(t))
         value = self.eval(node.value)
         for target in node.targets:
             self.assign(target, value)
 
     def stmt_AnnAssign(self, node):
         if node.value is not None:
+            self._check_member_subscripts(member_subscript.written_subscripts(node.target))
             self.assign(node.target, self.eval(node.value))
 
     def stmt_AugAssign(self, node):
         target = node.target
+        self._check_member_subscripts(member_subscript.written_subscripts(target))
         current = self.eval(_as_load(target))
         self.assign(target, binop(node.op, current, self.eval(node.value)))
+
+    def _check_member_subscripts(self, subscripts) -> None:
+        """MindSpore's parse-time checks of item assignments into `self.x` (member_subscript)."""
+        for subscript in subscripts:
+            attr = member_subscript.member_of_self(subscript)
+            if attr is None:
+                continue
+            try:
+                owner = self.scope.lookup("self")
+            except KeyError:
+                return
+            member_subscript.check_member_subscript(
+                owner, attr, _builder.compile_context().syntax_level, self.info.loc(subscript))
 
     def stmt_FunctionDef(self, node):
         if node.decorator_list:
@@ -645,6 +667,8 @@ class Interpreter:
                 self.at_node(target, lambda: dynamic_sequence.set_item_at(container, index,
                                                                           value))
             else:
+                if isinstance(container, dict):
+                    self.at_node(target, lambda: dict_keys.check_key(index, "dict_setitem"))
                 container[index] = value
         elif isinstance(target, gast.Attribute):
             self.assign_attribute(target, value)
@@ -718,6 +742,8 @@ class Interpreter:
                 f"{obj.aval.dtype}] object has no attribute: 'asnumpy'. You can use "
                 f"os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to "
                 f"support the current syntax.", self.info.loc(node))
+        if isinstance(obj, dict) and node.attr == "fromkeys":  # a graph's, on a dict's keys
+            return dict_keys.fromkeys
         getter = user_property_getter(obj, node.attr)
         if getter is not None:  # parsed like a method: its own reads are guarded one by one
             if is_guarded_owner(obj):
@@ -780,7 +806,9 @@ class Interpreter:
             if k is None:
                 out.update(self.eval(v))
             else:
-                out[self.eval(k)] = self.eval(v)
+                key = self.eval(k)
+                self.at_node(k, lambda key=key: dict_keys.check_key(key))
+                out[key] = self.eval(v)
         return out
 
     def _elements(self, elts):
@@ -889,7 +917,9 @@ class Interpreter:
         out = {}
 
         def add():
-            out[self.eval(node.key)] = self.eval(node.value)
+            key = self.eval(node.key)
+            self.at_node(node.key, lambda: dict_keys.check_key(key))
+            out[key] = self.eval(node.value)
 
         self._comprehension(node.generators, add)
         return out
