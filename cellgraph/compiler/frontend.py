@@ -66,6 +66,7 @@ from .scope import (
     ContinueSignal,
     ReturnSignal,
     Scope,
+    array_number,
     bind_arguments,
     is_cell,
     is_compile_time_object,
@@ -876,6 +877,9 @@ class Interpreter:
         if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Tracer):
             return self.at_node(node, lambda: tracer_number(fn, args[0]))
+        if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], np.ndarray):
+            return self.at_node(node, lambda: array_number(fn, args[0]))
         if fn is builtins.isinstance and len(args) == 2:
             self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
             if isinstance(args[0], Tracer):
