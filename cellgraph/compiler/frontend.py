@@ -909,6 +909,7 @@ class Interpreter:
         return self._closure(node, "<lambda>")
 
     def expr_ListComp(self, node):
+        self._check_one_generator(node, "ListComp/GeneratorExp")
         out = []
         self._comprehension(node.generators, lambda: out.append(self.eval(node.elt)))
         return out
@@ -918,6 +919,7 @@ class Interpreter:
         return self.expr_ListComp(node)
 
     def expr_DictComp(self, node):
+        self._check_one_generator(node, "DictComp/GeneratorExp")
         out = {}
 
         def add():
@@ -927,6 +929,12 @@ class Interpreter:
 
         self._comprehension(node.generators, add)
         return out
+
+    def _check_one_generator(self, node, kinds: str) -> None:
+        """MindSpore's graphs take one `for` in a comprehension (nested ones are refused)."""
+        if len(node.generators) > 1:
+            raise DTypeError(f"The 'generators' supports 1 'comprehension' in {kinds}, but got "
+                             f"{len(node.generators)} comprehensions.", self.info.loc(node))
 
     def _comprehension(self, generators, emit):
         if not generators:
