@@ -58,6 +58,7 @@ from . import (
 )
 from .builder import AssignedConstant, Tracer, current_builder, is_parameter, is_tensor_like
 from .compile_context import CALL_DEPTH, LAX
+from .constant_condition import known_condition
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .method_calls import check_method_call
 from .scope import (
@@ -418,7 +419,10 @@ class Interpreter:
         forced = _condition_comment(self.info.loc(node))
         test = forced if forced is not None else self.eval(node.test)
         if isinstance(test, Tracer):
-            return control_flow.tensor_if(self, node, test, rest)
+            known = known_condition(test)
+            if known is None:
+                return control_flow.tensor_if(self, node, test, rest)
+            test = known
         before = self._vars_before([node])
         taken = control_flow.truth(test)
         self.exec_block(node.body if taken else node.orelse)
