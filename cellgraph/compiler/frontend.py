@@ -23,7 +23,11 @@ import weakref
 import gast
 import numpy as np
 
-from cellgraph._check_jit_forbidden_api import forbidden_call, forbidden_method
+from cellgraph._check_jit_forbidden_api import (
+    forbidden_call,
+    forbidden_instance,
+    forbidden_method,
+)
 from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -860,6 +864,9 @@ class Interpreter:
         forbidden = forbidden_call(fn)
         if forbidden is not None:
             raise CompileError(forbidden, self.info.loc(node))
+        refused = forbidden_instance(fn)
+        if refused is not None:
+            raise ArgumentValueError(refused, self.info.loc(node))
         args = list(self._elements(node.args))
         kwargs = {}
         for kw in node.keywords:
