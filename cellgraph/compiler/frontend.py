@@ -48,9 +48,9 @@ from . import (
     choice,
     control_flow,
     definedness,
-    dict_keys,
     dynamic_sequence,
     effects,
+    graph_dict,
     loop_exits,
     member_subscript,
     print_op,
@@ -677,7 +677,7 @@ class Interpreter:
                                                                           value))
             else:
                 if isinstance(container, dict):
-                    self.at_node(target, lambda: dict_keys.check_key(index, "dict_setitem"))
+                    self.at_node(target, lambda: graph_dict.check_key(index, "dict_setitem"))
                 container[index] = value
         elif isinstance(target, gast.Attribute):
             self.assign_attribute(target, value)
@@ -751,8 +751,8 @@ class Interpreter:
                 f"{obj.aval.dtype}] object has no attribute: 'asnumpy'. You can use "
                 f"os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to "
                 f"support the current syntax.", self.info.loc(node))
-        if isinstance(obj, dict) and node.attr == "fromkeys":  # a graph's, on a dict's keys
-            return dict_keys.fromkeys
+        if isinstance(obj, dict) and node.attr in graph_dict.METHODS:  # the graph's own
+            return graph_dict.method(obj, node.attr)
         getter = user_property_getter(obj, node.attr)
         if getter is not None:  # parsed like a method: its own reads are guarded one by one
             if is_guarded_owner(obj):
@@ -816,7 +816,7 @@ class Interpreter:
                 out.update(self.eval(v))
             else:
                 key = self.eval(k)
-                self.at_node(k, lambda key=key: dict_keys.check_key(key))
+                self.at_node(k, lambda key=key: graph_dict.check_key(key))
                 out[key] = self.eval(v)
         return out
 
@@ -935,7 +935,7 @@ class Interpreter:
 
         def add():
             key = self.eval(node.key)
-            self.at_node(node.key, lambda: dict_keys.check_key(key))
+            self.at_node(node.key, lambda: graph_dict.check_key(key))
             out[key] = self.eval(node.value)
 
         self._comprehension(node.generators, add)

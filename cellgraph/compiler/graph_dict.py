@@ -1,4 +1,6 @@
-"""A graph's dict keys, as MindSpore's graphs take them: a string, a number, a dtype, None, a
+"""A graph's dicts, as MindSpore's graphs have them.
+
+Keys are what MindSpore's graphs take: a string, a number, a dtype, None, a
 constant Tensor, or a tuple of constants. A value computed in the graph is refused as a key,
 alone or inside a tuple, and so is any other object (a list, a function, a Python class):
 
@@ -6,8 +8,10 @@ alone or inside a tuple, and so is any other object (a list, a function, a Pytho
     {x: 1}                                    # x a Tensor argument: RuntimeError
     {(1, x): 1}                               # RuntimeError (a tuple holding a variable)
 
-`d.fromkeys(keys, value)` reads the keys from a list, a tuple, a dict or a string (its
-characters); any other object is a RuntimeError, a variable key a TypeError.
+`d.keys()` and `d.values()` are tuples, `d.items()` a list of (key, value) tuples (so they
+index, and a graph can return them). `d.fromkeys(keys, value)` reads the keys from a list, a
+tuple, a dict or a string (its characters); any other object is a RuntimeError, a variable key
+a TypeError.
 """
 from __future__ import annotations
 
@@ -87,3 +91,26 @@ def fromkeys(keys, value=None) -> dict:
                              f"{_shown(key)}")
         check_key(key)
     return dict.fromkeys(keys, value)
+
+
+def _keys(mapping) -> tuple:
+    return tuple(mapping.keys())
+
+
+def _values(mapping) -> tuple:
+    return tuple(mapping.values())
+
+
+def _items(mapping) -> list:
+    return list(mapping.items())
+
+
+METHODS = {"keys": _keys, "values": _values, "items": _items, "fromkeys": None}
+
+
+def method(mapping: dict, name: str):
+    """The graph's `mapping.<name>`: one of METHODS."""
+    if name == "fromkeys":
+        return fromkeys
+    view = METHODS[name]
+    return lambda: view(mapping)

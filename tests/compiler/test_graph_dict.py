@@ -1,5 +1,5 @@
-"""A graph's dict keys and `dict.fromkeys`, as MindSpore 2.10's graph mode takes them (the
-expected values and errors are its own for the same programs)."""
+"""A graph's dicts: keys, views and `dict.fromkeys`, as MindSpore 2.10's graph mode has them
+(the expected values and errors are its own for the same programs)."""
 from __future__ import annotations
 
 import pytest
@@ -67,6 +67,32 @@ def test_setting_an_item_checks_its_key():
 
     with pytest.raises(TypeError, match="unhashable type: 'list'"):
         list_key()
+
+
+def test_keys_and_values_are_tuples_and_items_a_list():
+    @ms.jit
+    def views(x):
+        d = {"a": 1, "b": x}
+        return d.keys(), d.values()
+
+    @ms.jit
+    def items(x):
+        d = {"a": 1, "b": x}
+        return d.items()
+
+    @ms.jit
+    def indexed(x):
+        d = {"a": 1, "b": x}
+        return d.keys()[0], d.values()[1], len(d.keys()), d.items()[0]
+
+    keys, values = views(Tensor([7]))
+    assert keys == ("a", "b") and values[0] == 1 and values[1].asnumpy().tolist() == [7]
+    assert isinstance(values, tuple)
+    pairs = items(Tensor([7]))
+    assert isinstance(pairs, list) and pairs[0] == ("a", 1) and pairs[1][0] == "b"
+    first_key, second_value, count, first_item = indexed(Tensor([7]))
+    assert (first_key, count, first_item) == ("a", 2, ("a", 1))
+    assert second_value.asnumpy().tolist() == [7]
 
 
 def test_fromkeys_reads_sequences_dicts_and_strings():
