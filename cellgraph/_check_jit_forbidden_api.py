@@ -4,7 +4,9 @@
 A function or method is forbidden by `@jit_forbidden_register` (Cell.trainable_params,
 Parameter.set_data, ...); a whole module by `add_jit_forbidden_module` (the initializers, the
 context, the logger): everything defined there. The compiler asks `forbidden_call(fn)` for each
-callee and `forbidden_method(kind, name)` for a method read from a Tensor or Parameter."""
+callee and `forbidden_method(kind, name)` for a method read from a Tensor or Parameter. A class
+whose instances a graph may not create is marked by `@jit_forbidden_instances` (Parameter,
+MultitypeFuncGraph); the compiler asks `forbidden_instance(cls)`."""
 from __future__ import annotations
 
 import types
@@ -81,6 +83,25 @@ def forbidden_call(obj) -> str | None:
             f"supported in 'construct' or function with @jit decorator. Try to use the {kind} "
             f"'{module}.{name}' externally such as initialized in the method '__init__' before "
             f"assigning.\nFor more details, please refer to {_DOCS} \n")
+
+
+def jit_forbidden_instances(cls):
+    """Mark class `cls` (and its subclasses) as not instantiable inside a graph, as MindSpore's
+    graphs refuse to create Parameters and MultitypeFuncGraphs."""
+    cls.__jit_forbidden_instances__ = True
+    return cls
+
+
+def forbidden_instance(obj) -> str | None:
+    """The error message (a ValueError's) for creating an instance of class `obj` inside a
+    graph, or None when a graph may."""
+    if not isinstance(obj, type) or getattr(obj, "__jit_forbidden_instances__", False) is not True:
+        return None
+    name = f"class '{obj.__module__}.{obj.__qualname__}'"
+    return (f"Failed to compile in GRAPH_MODE because creating {name} instances is not "
+            f"supported in 'construct' or @jit decorated function. Try to create {name} "
+            f"instances external such as initialized in the method '__init__' before assigning. "
+            f"For more details, please refer to {_STATIC_GRAPH_DOCS} \n")
 
 
 def forbidden_method(value, name: str) -> str | None:

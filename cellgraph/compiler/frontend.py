@@ -25,7 +25,11 @@ import weakref
 import gast
 import numpy as np
 
-from cellgraph._check_jit_forbidden_api import forbidden_call, forbidden_method
+from cellgraph._check_jit_forbidden_api import (
+    forbidden_call,
+    forbidden_instance,
+    forbidden_method,
+)
 from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -49,7 +53,9 @@ from . import (
     definedness,
     dynamic_sequence,
     effects,
+    graph_dict,
     loop_exits,
+    member_subscript,
     print_op,
     py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
     recursion,
@@ -60,6 +66,7 @@ from . import (
 )
 from .builder import AssignedConstant, Tracer, current_builder, is_parameter, is_tensor_like
 from .compile_context import CALL_DEPTH, LAX
+from .constant_condition import known_condition
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .method_calls import check_method_call
 from .pytree import RuntimeString
@@ -69,6 +76,7 @@ from .scope import (
     ContinueSignal,
     ReturnSignal,
     Scope,
+    array_number,
     bind_arguments,
     is_cell,
     is_compile_time_object,
@@ -357,6 +365,9 @@ class Interpreter:
             raise user_error(e, loc) from e
 
     def stmt_Expr(self, node):
+        receiver = member_subscript.method_receiver(node.value)
+        if receiver is not None:
+            self._check_member_subscripts([receiver])
         self.eval(node.value)
 
     def stmt_Pass(self, node):
@@ -379,18 +390,35 @@ class Interpreter:
         raise ContinueSignal()
 
     def stmt_Assign(self, node):
+        self._check_member_subscripts(s for t in node.targets
+                                      for s in member_subscript.written_subscripts(t))
         value = self.eval(node.value)
         for target in node.targets:
             self.assign(target, value)
 
     def stmt_AnnAssign(self, node):
         if node.value is not None:
+            self._check_member_subscripts(member_subscript.written_subscripts(node.target))
             self.assign(node.target, self.eval(node.value))
 
     def stmt_AugAssign(self, node):
         target = node.target
+        self._check_member_subscripts(member_subscript.written_subscripts(target))
         current = self.eval(_as_load(target))
         self.assign(target, binop(node.op, current, self.eval(node.value)))
+
+    def _check_member_subscripts(self, subscripts) -> None:
+        """MindSpore's parse-time checks of item assignments into `self.x` (member_subscript)."""
+        for subscript in subscripts:
+            attr = member_subscript.member_of_self(subscript)
+            if attr is None:
+                continue
+            try:
+                owner = self.scope.lookup("self")
+            except KeyError:
+                return
+            member_subscript.check_member_subscript(
+                owner, attr, _builder.compile_context().syntax_level, self.info.loc(subscript))
 
     def stmt_FunctionDef(self, node):
         if node.decorator_list:
@@ -405,7 +433,10 @@ class Interpreter:
         forced = _condition_comment(self.info.loc(node))
         test = forced if forced is not None else self.eval(node.test)
         if isinstance(test, Tracer):
-            return control_flow.tensor_if(self, node, test, rest)
+            known = known_condition(test)
+            if known is None:
+                return control_flow.tensor_if(self, node, test, rest)
+            test = known
         before = self._vars_before([node])
         taken = control_flow.truth(test)
         self.exec_block(node.body if taken else node.orelse)
@@ -655,6 +686,8 @@ class Interpreter:
                 self.at_node(target, lambda: dynamic_sequence.set_item_at(container, index,
                                                                           value))
             else:
+                if isinstance(container, dict):
+                    self.at_node(target, lambda: graph_dict.check_key(index, "dict_setitem"))
                 container[index] = value
         elif isinstance(target, gast.Attribute):
             self.assign_attribute(target, value)
@@ -728,6 +761,8 @@ class Interpreter:
                 f"{obj.aval.dtype}] object has no attribute: 'asnumpy'. You can use "
                 f"os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode to "
                 f"support the current syntax.", self.info.loc(node))
+        if isinstance(obj, dict) and node.attr in graph_dict.METHODS:  # the graph's own
+            return graph_dict.method(obj, node.attr)
         getter = user_property_getter(obj, node.attr)
         if getter is not None:  # parsed like a method: its own reads are guarded one by one
             if is_guarded_owner(obj):
@@ -792,7 +827,9 @@ class Interpreter:
             if k is None:
                 out.update(self.eval(v))
             else:
-                out[self.eval(k)] = self.eval(v)
+                key = self.eval(k)
+                self.at_node(k, lambda key=key: graph_dict.check_key(key))
+                out[key] = self.eval(v)
         return out
 
     def _elements(self, elts):
@@ -844,6 +881,9 @@ class Interpreter:
         forbidden = forbidden_call(fn)
         if forbidden is not None:
             raise CompileError(forbidden, self.info.loc(node))
+        refused = forbidden_instance(fn)
+        if refused is not None:
+            raise ArgumentValueError(refused, self.info.loc(node))
         args = list(self._elements(node.args))
         kwargs = {}
         for kw in node.keywords:
@@ -865,6 +905,9 @@ class Interpreter:
         if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Tracer):
             return self.at_node(node, lambda: tracer_number(fn, args[0]))
+        if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], np.ndarray):
+            return self.at_node(node, lambda: array_number(fn, args[0]))
         if fn is builtins.isinstance and len(args) == 2:
             self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
             if isinstance(args[0], Tracer):
@@ -918,7 +961,9 @@ class Interpreter:
         out = {}
 
         def add():
-            out[self.eval(node.key)] = self.eval(node.value)
+            key = self.eval(node.key)
+            self.at_node(node.key, lambda: graph_dict.check_key(key))
+            out[key] = self.eval(node.value)
 
         self._comprehension(node.generators, add)
         return out

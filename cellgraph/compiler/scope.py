@@ -221,6 +221,15 @@ def tracer_number(kind, x):
     return F.cast(F.reshape(x, ()), dt.int64 if kind is int else dt.float32)
 
 
+def array_number(kind, array):
+    """`int(a)`/`float(a)` of a NumPy array in a graph as MindSpore's graphs compute it, by
+    NumPy 1's rule whatever NumPy is installed: an array of one element, of any shape, gives
+    that element (NumPy 2 takes 0-d arrays only)."""
+    if array.size != 1:
+        raise TypeError("only length-1 arrays can be converted to Python scalars")
+    return kind(array.reshape(()))
+
+
 def unexpected_keyword(parameters, kwargs) -> str | None:
     """A keyword in `kwargs` that no parameter takes, or None. Python's binding reports such a
     keyword (a misspelt one, most often) only after the parameter it left missing, which

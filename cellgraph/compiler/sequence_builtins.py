@@ -32,7 +32,8 @@ from cellgraph.primitives.errors import (
     IndexValueError,
 )
 
-from .builder import Tracer, is_tensor_like
+from .builder import Tracer, compile_context, is_tensor_like
+from .compile_context import LAX
 from .dynamic_sequence import check_range_arguments, is_runtime_scalar, variable_scalar
 
 MAX_RANGE = 100_000  # a tuple this long is a graph's constant; an unrolled loop's limit too
@@ -273,23 +274,66 @@ def _first_of(pending, otherwise):
 _IMM_NAMES = {bool: "BoolImm", int: "Int64Imm", float: "FP32Imm", str: "StringImm"}
 
 
+def _value_words(value) -> tuple[str, str]:
+    """MindSpore's name for the kind of a constant and how its messages show it:
+    ("FP32Imm", "1") for 1.0, ("BoolImm", "true"), ("ValueTuple", "(1)") for (1,)."""
+    if isinstance(value, bool):
+        return _IMM_NAMES[bool], "true" if value else "false"
+    if isinstance(value, float):
+        return _IMM_NAMES[float], f"{value:g}"
+    if isinstance(value, (int, str)):
+        return _IMM_NAMES[type(value)], str(value)
+    if value is None:
+        return "None", "None"
+    if isinstance(value, (tuple, list)):
+        shown = ", ".join(_value_words(item)[1] for item in value)
+        return ("ValueTuple", f"({shown})") if isinstance(value, tuple) else \
+            ("ValueList", f"[{shown}]")
+    if is_tensor_like(value):
+        return "Tensor", repr(value)
+    return type(value).__name__, repr(value)
+
+
+def _refused_index(index) -> bool:
+    """A constant that is not an integer (MindSpore's list.pop and list.insert refuse bools)."""
+    return isinstance(index, (bool, float, str, tuple, list, type(None))) or (
+        is_tensor_like(index) and not isinstance(index, Tracer))
+
+
+def _check_integer_index(index) -> None:
+    if _refused_index(index):
+        kind, shown = _value_words(index)
+        raise DTypeError(f"Integer argument expected, but got {kind} type value: {shown}")
+
+
 def _pop(sequence, *args):
     """`list.pop([index])` in a graph: an int index within the list (MindSpore's errors for
     another type, or one out of range, or an empty list)."""
     if not isinstance(sequence, list) or len(args) > 1:
         return sequence.pop(*args)
     index = args[0] if args else -1
-    if isinstance(index, (bool, float, str)):
-        shown = ("true" if index else "false") if isinstance(index, bool) else \
-            f"{index:g}" if isinstance(index, float) else index
-        raise DTypeError(f"Integer argument expected, but got {_IMM_NAMES[type(index)]} type "
-                         f"value: {shown}")
+    _check_integer_index(index)
     if isinstance(index, int) and not -len(sequence) <= index < len(sequence):
         raise IndexValueError("The pop index out of range.")
     return sequence.pop(index)
 
 
-SEQUENCE_METHODS = {"count": _count, "index": _index, "pop": _pop}
+def _insert(sequence, *args):
+    """`list.insert(index, value)` in a graph: the index a Python int, as MindSpore's graphs
+    require (a bool or a float is a TypeError there; its words differ by jit_syntax_level,
+    as LAX inserts in place with another operator)."""
+    if not isinstance(sequence, list) or len(args) != 2:
+        return sequence.insert(*args)
+    index = args[0]
+    if compile_context().syntax_level < LAX:
+        _check_integer_index(index)
+    elif _refused_index(index):
+        raise DTypeError(f"The second input to ListInplaceInsert must be int scalar but got "
+                         f"{_value_words(index)[0]}")
+    return sequence.insert(*args)
+
+
+SEQUENCE_METHODS = {"count": _count, "index": _index, "pop": _pop, "insert": _insert}
 
 
 def tensor_all_any(fn, tensor):
@@ -320,7 +364,7 @@ def check_classinfo(classinfo) -> None:
 
 def sequence_method(fn):
     """The graph's version of `fn` when it is a list's or tuple's `index` or `count`, or a
-    list's `pop`, bound to its sequence, else None."""
+    list's `pop` or `insert`, bound to its sequence, else None."""
     owner = getattr(fn, "__self__", None)
     handler = SEQUENCE_METHODS.get(getattr(fn, "__name__", None))
     if handler is None or type(owner) not in (list, tuple):

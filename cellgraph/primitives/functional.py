@@ -168,11 +168,21 @@ def reshape(input, shape):
     return A.reshape(x, shape=shape)
 
 
+# MindSpore's words for the types of Python values in its calling errors
+_TYPE_WORDS = {str: "string", type(None): "None"}
+
+
 def transpose(input, dims):
     if hasattr(dims, "aval"):  # MindSpore takes a tuple or list of ints only
         raise DTypeError('Failed calling Transpose with "Transpose()(input=Tensor, dims=Tensor)".'
                          '\nThe valid calling should be: \n"Transpose()(input=<Tensor>, '
                          'dims=<list of int, tuple of int>)".')
+    if any(isinstance(p, bool) or not isinstance(p, (int, np.integer)) and
+           not hasattr(p, "aval") for p in dims):  # (a graph's value input reads as an int)
+        kinds = ", ".join(_TYPE_WORDS.get(type(p), type(p).__name__) for p in dims)
+        tuple_word = "Tuple" if running_eagerly() else "tuple"
+        raise DTypeError(f'Failed calling Transpose with "Transpose()(input=Tensor, '
+                         f'dims={tuple_word}<{kinds}>)".')
     rank = abstract_of(input).ndim
     dims = tuple(int(p) for p in dims)
     if len(dims) != rank:  # MindSpore's Transpose checks, in its order and words

@@ -136,7 +136,9 @@ mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply",
 div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",),
                    operands=("input", "other"),
                    spellings=("ops.divide", "ops.realdiv", "ops.true_divide(dividend, divisor)"))
-pow_ = _elementwise("pow", arith_type, promote=SAME, operands=("input", "exponent"))
+# its kernel (runtime/kernels.py) gives MindSpore's values for integers to negative powers
+pow_ = Primitive("pow", arith_type, promote=SAME, ops_module="math_ops", public=True,
+                 method=True, operands=("input", "exponent"))
 atan2 = _elementwise("atan2", div_type, promote=FLOAT, operands=("input", "other"),
                      spellings=("mint.arctan2", "mint"))
 

@@ -167,7 +167,15 @@ class TensorMethods:
         return F.reshape(self, (-1,))
 
     def transpose(self, *axes):
-        axes = _flat_args(axes)
+        """The axes permuted: given one by one, as a tuple or list; none (or None) reverses
+        them."""
+        if len(axes) > 1 and not running_eagerly():
+            for i, axis in enumerate(axes):  # MindSpore's graph-mode words
+                if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+                    kind = {str: "string"}.get(type(axis), type(axis).__name__)
+                    raise DTypeError(f"transpose(): argument 'axes' (position {i + 1}) must be "
+                                     f"tuple of int, not {kind}.")
+        axes = () if axes == (None,) else _flat_args(axes)
         return F.transpose(self, axes or tuple(reversed(range(self.ndim))))
 
     @property

@@ -8,6 +8,7 @@ import weakref
 
 import numpy as np
 
+from cellgraph._check_jit_forbidden_api import jit_forbidden_instances
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import TensorType
 from cellgraph.primitives.errors import (
@@ -643,6 +644,7 @@ def _host_index(index):
     return index.asnumpy() if isinstance(index, Tensor) else index
 
 
+@jit_forbidden_instances  # a graph refuses to create one (MindSpore's ValueError)
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
 

@@ -90,3 +90,30 @@ def test_the_forbidden_apis_work_outside_a_graph(caplog):
         logger.info("seen %d", 3)
     assert caplog.records[-1].getMessage() == "seen 3"
     assert caplog.records[-1].filename == "test_check_jit_forbidden_api.py"
+
+
+def test_a_graph_may_not_create_parameters_or_multitype_func_graphs():
+    # MindSpore 2.10's ValueError, raised while it compiles; outside a graph both are made
+    class MakesParameter(nn.Cell):
+        def construct(self, x):
+            return Parameter(x, name="weight")
+
+    class MakesMultitype(nn.Cell):
+        def construct(self, x):
+            add = ms.ops.MultitypeFuncGraph("add")
+            return add(x, 1)
+
+    @jit
+    def makes_parameter(x):
+        return Parameter(x, name="w")
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    for call, name in ((MakesParameter(), "cellgraph.common.parameter.Parameter"),
+                       (makes_parameter, "cellgraph.common.parameter.Parameter"),
+                       (MakesMultitype(), "cellgraph.ops.composite.MultitypeFuncGraph")):
+        with pytest.raises(ValueError, match=f"Failed to compile in GRAPH_MODE because creating "
+                                             f"class '{name}' instances is not supported in "
+                                             f"'construct' or @jit decorated function"):
+            call(Tensor([1, 2, 3]))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert MakesParameter()(Tensor([1, 2, 3])).name == "weight"

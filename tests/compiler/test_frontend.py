@@ -244,6 +244,33 @@ def test_dict_has_key_in_a_graph_as_mindspore_has_it():
     assert has(Tensor(2)) == (True, False)
 
 
+def test_a_comprehension_takes_one_for_as_in_mindspore():
+    # MindSpore 2.10: one `for` (with any number of `if`s); two are its parse-time TypeError
+    @ms.jit
+    def one():
+        return [x for x in (1, 2, 3) if x > 1 if x < 3], {x: x * x for x in (1, 2)}
+
+    assert one() == ([2], {1: 1, 2: 4})
+
+    @ms.jit
+    def nested_list():
+        return [y for x in ((1, 2), (3, 4)) for y in x]
+
+    @ms.jit
+    def nested_generator():
+        return tuple(y for x in ((1, 2), (3, 4)) for y in x)
+
+    @ms.jit
+    def nested_dict():
+        return {y: 1 for x in ((1, 2), (3, 4)) for y in x}
+
+    for fn, kinds in ((nested_list, "ListComp"), (nested_generator, "ListComp"),
+                      (nested_dict, "DictComp")):
+        with pytest.raises(TypeError, match=f"The 'generators' supports 1 'comprehension' in "
+                                            f"{kinds}/GeneratorExp, but got 2 comprehensions."):
+            fn()
+
+
 A = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 
 

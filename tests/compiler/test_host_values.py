@@ -64,3 +64,26 @@ def test_asnumpy_in_a_graph_is_a_numpy_array_to_isinstance():
     is_array, is_tensor, w_is_array, in_tuple, doubled = kinds(ms.Tensor(np.array([-1, 2, 4])))
     assert (is_array, is_tensor, w_is_array, in_tuple) == (True, False, False, True)
     assert doubled.asnumpy().tolist() == [-2, 4, 8]
+
+
+def test_int_and_float_of_a_one_element_numpy_array():
+    # MindSpore 2.10 (NumPy 1's rule, whichever NumPy runs): any one-element array converts
+    @ms.jit
+    def convert():
+        return (int(np.array([[2.7]])), float(np.array([3])), int(np.array(4.5)),
+                float(np.array([True])))
+
+    out = convert()
+    assert out == (2, 3.0, 4, 1.0)
+    assert [type(v) for v in out] == [int, float, int, float]
+
+    def refusal(array):
+        @ms.jit
+        def refuse():
+            return int(array)
+        return refuse
+
+    for array in (np.array([1, 2]), np.array([])):
+        with pytest.raises(TypeError, match="only length-1 arrays can be converted to Python "
+                                            "scalars"):
+            refusal(array)()

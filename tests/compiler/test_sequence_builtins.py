@@ -394,3 +394,34 @@ def test_max_min_refuse_what_mindspores_graphs_refuse():
             ms.jit(call)()
         assert str(info.value).startswith(message)
     assert ms.jit(lambda: max((1, 2), (1, 3)))() == (1, 3)
+
+
+def test_list_insert_refuses_what_mindspores_graphs_refuse(monkeypatch):
+    # MindSpore 2.10: a TypeError for an index that is not an int, in words that depend on the
+    # jit_syntax_level (LAX inserts in place, through ListInplaceInsert)
+    def insert_at(index):
+        @ms.jit
+        def f():
+            x = [1, 2, 3]
+            x.insert(index, 9)
+            x.insert(7, 8)
+            x.insert(-9, 7)
+            return x
+        return f()
+
+    monkeypatch.delenv("MS_DEV_JIT_SYNTAX_LEVEL", raising=False)
+    assert insert_at(1) == [7, 1, 9, 2, 3, 8]
+    cases = ((1.0, "FP32Imm", "1"), (2.5, "FP32Imm", "2.5"), (True, "BoolImm", "true"),
+             ("s", "StringImm", "s"), (None, "None", "None"), ((1,), "ValueTuple", r"\(1\)"),
+             ([1], "ValueList", r"\[1\]"))
+    for index, kind, _ in cases:
+        with pytest.raises(TypeError, match=f"The second input to ListInplaceInsert must be "
+                                            f"int scalar but got {kind}"):
+            insert_at(index)
+    for level in ("0", "1"):
+        monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", level)
+        assert insert_at(-1) == [7, 1, 2, 9, 3, 8]
+        for index, kind, shown in cases:
+            with pytest.raises(TypeError, match=f"Integer argument expected, but got {kind} "
+                                                f"type value: {shown}"):
+                insert_at(index)

@@ -118,6 +118,25 @@ def test_sizes_given_one_by_one_must_be_ints():
         x.reshape(1, 1.1)
 
 
+def test_transpose_axes_must_be_ints():
+    # MindSpore 2.10's TypeErrors: axes one by one in a graph, or a tuple of them anywhere
+    x = Tensor(np.ones((2, 3, 4), np.float32))
+    assert _graph_error(lambda t: t.transpose(1.0, 0, 2), x).startswith(
+        "transpose(): argument 'axes' (position 1) must be tuple of int, not float.")
+    assert _graph_error(lambda t: t.transpose(0, 1, "a"), x).startswith(
+        "transpose(): argument 'axes' (position 3) must be tuple of int, not string.")
+    assert _graph_error(lambda t: t.transpose(True, 0, 2), x).startswith(
+        "transpose(): argument 'axes' (position 1) must be tuple of int, not bool.")
+    assert _graph_error(lambda t: t.transpose([1.0, 0, 2]), x).startswith(
+        'Failed calling Transpose with "Transpose()(input=Tensor, dims=tuple<float, int, int>)".')
+    with pytest.raises(TypeError, match=r'Failed calling Transpose with "Transpose\(\)\(input='
+                                        r'Tensor, dims=Tuple<int, float, int>\)"'):
+        ms.ops.transpose(x, (0, 1.0, 2))
+    # None, as no axes, reverses them
+    assert x.transpose(None).shape == (4, 3, 2)
+    assert ms.jit(lambda t: t.transpose(None))(x).shape == (4, 3, 2)
+
+
 def test_a_tensor_method_called_on_the_class_with_no_tensor():
     # MindSpore 2.10: Python's descriptor TypeError
     assert _graph_error(lambda a, b: Tensor.add(a, b), [1], [2]).startswith(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numbers
 
+from cellgraph._check_jit_forbidden_api import jit_forbidden_instances
 from cellgraph._lazy import lazy_names as _lazy_names
 from cellgraph.autograd import GradOperation, grad, value_and_grad
 from cellgraph.compiler.builder import Tracer, current_builder
@@ -127,6 +128,7 @@ def _type_test(type_name):
     return _TYPE_TESTS[name]
 
 
+@jit_forbidden_instances  # a graph refuses to create one (MindSpore's ValueError)
 class MultitypeFuncGraph:
     """A function with one implementation per argument-type signature (`register`)."""
 
