@@ -155,6 +155,19 @@ def write_bytes(path, data: bytes) -> None:
         f.write(data)
 
 
+def write_model_file(data: bytes, file_name, suffix: str) -> str:
+    """`data` to `file_name` + `suffix` unless it ends so (an exported model: ".onnx",
+    ".mindir"), atomically, its folder made; returns the path written."""
+    file_name = os.fspath(file_name)
+    if not file_name.endswith(suffix):
+        file_name += suffix
+    folder = os.path.dirname(file_name)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    write_bytes(file_name, data)
+    return file_name
+
+
 def write_text(path, text: str, encoding: str = "utf-8") -> None:
     """Write `text` to `path` atomically."""
     with atomic_write(path, text=True, encoding=encoding) as f:

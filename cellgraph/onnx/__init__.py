@@ -6,8 +6,6 @@ example inputs, and its optimised graph is converted primitive by primitive
 """
 from __future__ import annotations
 
-import os
-
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, UnsupportedError
 
 from .converter import OPSET, ONNXExportError
@@ -117,13 +115,6 @@ def write_model(model, file_name) -> None:
 
 def write_bytes(data: bytes, file_name) -> None:
     """The serialised (or encrypted) model to `file_name`, as `write_model`."""
-    from cellgraph.safe_io import atomic_write
+    from cellgraph.safe_io import write_model_file
 
-    file_name = os.fspath(file_name)
-    if not file_name.endswith(".onnx"):
-        file_name += ".onnx"
-    folder = os.path.dirname(file_name)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    with atomic_write(file_name) as f:
-        f.write(data)
+    write_model_file(data, file_name, ".onnx")

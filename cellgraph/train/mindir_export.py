@@ -21,8 +21,6 @@ operation cannot express raises UnsupportedError naming it: no file is written t
 """
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from cellgraph.compiler.ir import Constant
@@ -313,16 +311,9 @@ def _type_of(aval) -> dict:
 
 def write_mindir(data: bytes, file_name) -> None:
     """`data` to `file_name` + ".mindir" (unless it ends so), atomically."""
-    from cellgraph.safe_io import atomic_write
+    from cellgraph.safe_io import write_model_file
 
-    file_name = os.fspath(file_name)
-    if not file_name.endswith(".mindir"):
-        file_name += ".mindir"
-    folder = os.path.dirname(file_name)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    with atomic_write(file_name) as f:
-        f.write(data)
+    write_model_file(data, file_name, ".mindir")
 
 
 __all__ = ["EXPORT_MAP", "MindIRExportError", "model_bytes", "write_mindir"]
