@@ -58,19 +58,8 @@ def test_getitem_of_a_dynamic_dim_keeps_it_dynamic():
     np.testing.assert_allclose(tail_sum(Tensor([0])).asnumpy(), 5.0 + 5.0)
 
 
-def power_by_nested_loops(x, a, b):
-    """y starts as the Python number 1; only the inner loop would make it a float Tensor."""
-    y = 1
-    while a < b:
-        while a < b - 1:
-            y = y * x
-            a += 1
-        a += 1
-    return y
-
-
-def power_from_a_tensor(x, a, b):
-    y = ops.ones_like(x)
+def power_by_nested_loops(x, a, b, y=1):
+    """y starts as the Python number 1 unless given; the inner loop multiplies it by x."""
     while a < b:
         while a < b - 1:
             y = y * x
@@ -84,9 +73,11 @@ def test_a_number_an_inner_loop_turns_into_a_tensor_does_not_join():
     bounds = (Tensor(2.0, ms.float32), Tensor(6.0, ms.float32))
     with pytest.raises(TypeError, match="Cannot join the return values"):
         ms.jit(power_by_nested_loops)(Tensor(1.5, ms.float32), *bounds)
-    out = ms.jit(power_from_a_tensor)(Tensor(1.5, ms.float32), *bounds)
+    x = Tensor(1.5, ms.float32)
+    out = ms.jit(power_by_nested_loops)(x, *bounds, ops.ones_like(x))
     np.testing.assert_allclose(out.asnumpy(), 1.5 ** 3, rtol=1e-6)
-    check_grads(lambda x: power_from_a_tensor(x, *bounds), (np.array(1.3),), order=2)
+    check_grads(lambda x: power_by_nested_loops(x, *bounds, ops.ones_like(x)),
+                (np.array(1.3),), order=2)
 
 
 class BranchOnStateInLoop(nn.Cell):
