@@ -110,18 +110,22 @@ _WIDTHS = (np.dtype("<i1"), np.dtype("<i2"), np.dtype("<i4"), np.dtype("<i8"))
 def compress_ints(values: np.ndarray) -> bytes:
     """MindSpore's integer-array compression (see the module docstring)."""
     values = np.asarray(values, np.int64).ravel()
-    codes = np.full(values.shape, 3, np.uint8)
-    for code, (lo, hi) in enumerate(((-128, 127), (-32768, 32767), (-(1 << 31), (1 << 31) - 1))):
-        fits = (values >= lo) & (values <= hi) & (codes == 3)
-        codes[fits] = code
+    # the narrowest width each value fits: 0 int8, 1 int16, 2 int32, 3 int64
+    codes = ((values < -128) | (values > 127)).astype(np.uint8)
+    codes += (values < -32768) | (values > 32767)
+    codes += (values < -(1 << 31)) | (values > (1 << 31) - 1)
     padded = np.zeros(-(-len(values) // 4) * 4, np.uint8)
     padded[:len(values)] = codes
     bitmap = (padded.reshape(-1, 4) << np.array([6, 4, 2, 0], np.uint8)).sum(1).astype(np.uint8)
-    # each value in its code's width: the low bytes of its little-endian 64-bit form (two's
-    # complement, so a value that fits a narrower width is those bytes), element after element
-    widths = np.array([w.itemsize for w in _WIDTHS])[codes]
-    as_bytes = values.astype("<i8").view(np.uint8).reshape(-1, 8)
-    body = as_bytes[np.arange(8) < widths[:, None]].tobytes()
+    if len(values) and codes.min() == codes.max():  # one width (the usual array): a cast
+        body = values.astype(_WIDTHS[int(codes[0])]).tobytes()
+    else:
+        # each value in its code's width: the low bytes of its little-endian 64-bit form (two's
+        # complement, so a value that fits a narrower width is those bytes), element after
+        # element
+        widths = np.array([w.itemsize for w in _WIDTHS])[codes]
+        as_bytes = values.astype("<i8").view(np.uint8).reshape(-1, 8)
+        body = as_bytes[np.arange(8) < widths[:, None]].tobytes()
     return struct.pack(">I", len(values)) + bitmap.tobytes() + body
 
 

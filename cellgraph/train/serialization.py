@@ -183,12 +183,13 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     if integrated_save:  # sharded parameters whole, gathered on every rank before any writes
         named = [(name, gathered(value)) for name, value in named]
     named += [(key, _append_value(value)) for key, value in append_dict.items()]
-    seen = set()
-    for name, _ in named:
-        if name in seen:
-            raise CheckpointError(f"{api}: two entries are named {name!r}; give them distinct "
-                                  f"names")
-        seen.add(name)
+    # entries are keyed by name, as MindSpore's are: a later entry with a name already taken
+    # (an append_dict key that is also a parameter's name, the optimizer's "momentum" and
+    # append_info's, say) replaces the earlier one's value and keeps its place in the file
+    by_name = {}
+    for name, value in named:
+        by_name[name] = value
+    named = list(by_name.items())
     # each entry's bytes are made as it is written, so a model is not held twice in memory; an
     # error midway removes the partial file and leaves the old one (safe_io)
     entries = ((name, *_entry(name, value, api)) for name, value in named)

@@ -11,6 +11,7 @@ MindSpore 2.10 outputs, and programs compare against them, so they are kept here
 """
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import numpy as np
@@ -30,8 +31,14 @@ _COMMON_PATTERN = ("[!-/]|[:-@]|[\\[-`]|[{-~]|[\\p{P}]|[\u4e00-\u9fff]|[\u3400-\
                    "|[\U0002b820-\U0002ceaf]|[\uf900-\ufaff]|[\U0002f800-\U0002fa1f]")
 _UNUSED_PATTERN = "\\[CLS\\]|\\[SEP\\]|\\[UNK\\]|\\[PAD\\]|\\[MASK\\]|\\[unused\\d+\\]|"
 _UNUSED_WORDS = {b"[CLS]", b"[SEP]", b"[UNK]", b"[PAD]", b"[MASK]"}
-_ACCENTS = compile_icu("\\p{Mn}")
-_CONTROLS = compile_icu("\\p{Cc}|\\p{Cf}")
+
+
+@functools.cache
+def _accents_and_controls():
+    """The patterns of nonspacing marks and of control and format characters, compiled on
+    first use: a Unicode category takes a scan of every code point, which importing
+    cellgraph.dataset (which imports this module) should not pay."""
+    return compile_icu("\\p{Mn}"), compile_icu("\\p{Cc}|\\p{Cf}")
 
 
 def _fold(data: bytes) -> bytes:
@@ -120,10 +127,10 @@ class BasicTokenizer(TensorOperation):
         if self.lower_case:
             text = (_fold_keeping_unused_words(text) if self.preserve_unused_token
                     else nfkc_casefold(text))
-            text = _ACCENTS.sub("", unicodedata.normalize("NFD", text))
+            text = _accents_and_controls()[0].sub("", unicodedata.normalize("NFD", text))
         elif self.normalization_form is not NormalizeForm.NONE:
             text = unicodedata.normalize(self.normalization_form.name, text)
-        return _CONTROLS.sub(" ", text)
+        return _accents_and_controls()[1].sub(" ", text)
 
     def __call__(self, *inputs):
         if len(inputs) != 1:

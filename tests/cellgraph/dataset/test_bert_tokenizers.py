@@ -109,3 +109,16 @@ def test_argument_checks():
         text.BasicTokenizer()(np.array(["a", "b"]))
     with pytest.raises(TypeError, match="Invalid user input. Got <class 'dict'>"):
         text.BertTokenizer(vocab)({"a": 1})
+
+
+def test_importing_the_dataset_package_scans_no_unicode_category():
+    # a category's pattern takes a scan of every code point: it is built when a tokenizer
+    # first needs it, not when cellgraph.dataset is imported
+    import subprocess
+    import sys
+    code = ("import cellgraph.dataset\n"
+            "from cellgraph.dataset.text import icu_regex\n"
+            "print(icu_regex._category_ranges.cache_info().currsize)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "0"

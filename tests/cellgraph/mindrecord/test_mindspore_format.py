@@ -384,3 +384,19 @@ def test_integer_compression_round_trips_every_width():
     # a 4-byte count, a 2-bit width code per value, then each value in 1, 2, 4 or 8 bytes
     assert len(packed) == 4 + 3 + (1 + 1 + 1 + 1 + 2 + 2 + 4 + 4 + 4 + 8 + 8 + 8)
     np.testing.assert_array_equal(fmt.uncompress_ints(packed, np.int64, "test"), values)
+
+
+def test_integer_arrays_compress_to_the_narrowest_width_per_value():
+    # one width for the whole array (a cast) and mixed widths give the same layout: the count
+    # big-endian, a 2-bit width code per value (0 int8 .. 3 int64), then each value's low bytes
+    assert fmt.compress_ints(np.array([1, 2, 3], np.int32)) == bytes.fromhex("00000003" "00"
+                                                                             "010203")
+    assert fmt.compress_ints(np.array([1, 300])) == bytes.fromhex("00000002" "10" "01" "2c01")
+    assert fmt.compress_ints(np.array([-2, 70000, 1 << 40])) == bytes.fromhex(
+        "00000003" "2c" "fe" "70110100" "0000000000010000")
+    assert fmt.compress_ints(np.array([], np.int64)) == bytes.fromhex("00000000")
+    rng = np.random.RandomState(0)
+    for values in (rng.randint(-300, 300, 33), rng.randint(-(1 << 62), 1 << 62, 9),
+                   np.full(5, -(1 << 31))):
+        raw = fmt.compress_ints(values)
+        assert fmt.uncompress_ints(raw, np.int64, "test").tolist() == values.tolist()

@@ -114,6 +114,25 @@ def test_append_dict_and_choice_func_as_mindspore_writes_them(tmp_path):
         ms.save_checkpoint(tensors, str(out), enc_kye=KEY)
 
 
+def test_a_name_saved_twice_keeps_its_first_place_and_its_last_value(tmp_path):
+    # MindSpore 2.10 keys the entries by name: an append_dict key that is also a parameter's
+    # name (append_info's "momentum" beside Momentum's own) or a name repeated in a list gives
+    # one entry, where the name first came, holding the later value
+    net = nn.Dense(2, 2)
+    net.weight.set_data(Tensor(np.ones((2, 2), np.float32)))
+    path = str(tmp_path / "twice.ckpt")
+    ms.save_checkpoint(net, path, append_dict={"weight": 5, "epoch": 3})
+    loaded = ms.load_checkpoint(path)
+    assert list(loaded) == ["weight", "bias", "epoch"]
+    assert loaded["weight"].dtype == ms.int64 and loaded["weight"].shape == ()
+    assert int(loaded["weight"].asnumpy()) == 5
+    ms.save_checkpoint([{"name": "a", "data": Tensor([1.0])}, {"name": "b", "data": Tensor([2])},
+                        {"name": "a", "data": Tensor([3, 4])}], path)
+    loaded = ms.load_checkpoint(path)
+    assert list(loaded) == ["a", "b"]
+    assert loaded["a"].asnumpy().tolist() == [3, 4] and loaded["a"].dtype == ms.int64
+
+
 def test_prefixes_and_choice_func_on_load():
     path = _fixture("ms_dtypes.ckpt")
     assert sorted(ms.load_checkpoint(path, specify_prefix=["int", "uint8"])) == [
