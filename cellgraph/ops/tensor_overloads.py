@@ -457,6 +457,18 @@ def select_dim(self, dim, index):
 
 
 def select_condition(self, condition, y):
+    """`condition ? self : y`; a number `y` needs `self` of its kind's dtype (int32 for an
+    int, float32 for a float), as MindSpore's method checks."""
+    if not _is_tensor(condition):
+        raise DTypeError(f"For 'Tensor.select', the argument 'condition' should be Tensor, but "
+                         f"got {type(condition)}.")
+    if not _is_tensor(y) and not isinstance(y, (int, float)):
+        raise DTypeError(f"For 'Tensor.select', the argument 'y' should be Tensor, int or float,"
+                         f" but got {type(y)}.")
+    for kind, wanted in ((int, "int32"), (float, "float32")):
+        if isinstance(y, kind) and self.dtype != dt.as_dtype(wanted):
+            raise DTypeError(f"For 'Tensor.select', if the argument 'y' is {kind.__name__}, "
+                             f"then the tensor type should be {wanted} but got {self.dtype}")
     return _ops().select(condition, self, y)
 
 

@@ -320,8 +320,22 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
         kind = np.float32 if isinstance(on_value, float) or isinstance(off_value, float) else (
             np.int64)
         on_value, off_value = np.asarray(on_value, kind), np.asarray(off_value, kind)
+    on_value, off_value = _first_element(on_value, "on_value"), _first_element(off_value,
+                                                                               "off_value")
     axis = normalize_axis(axis, abstract_of(indices).ndim + 1)
     return S.one_hot(indices, on_value, off_value, depth=depth, axis=axis)
+
+
+def _first_element(value, name: str):
+    """OneHot's on_value/off_value: MindSpore's kernel reads the first element of a Tensor of
+    any shape."""
+    aval = abstract_of(value)
+    if aval.ndim == 0:
+        return value
+    if 0 in aval.shape:
+        raise ShapeError(f"For 'OneHot', '{name}' must have at least one element, got shape "
+                         f"{list(aval.shape)}")
+    return A.getitem(A.reshape(value, shape=(int(np.prod(aval.shape)),)), index=(0,))
 
 
 def argmax(input, dim=None, keepdim=False):

@@ -16,6 +16,7 @@ from .array_ops import (
     Slice,
     cast,
     expand_dims,
+    fill,
     getitem,
     reduce_sum,
     reshape,
@@ -257,7 +258,10 @@ def tensor_scatter_elements_(input_x, indices, updates, axis=0, reduction="none"
 
 def scatter(input, axis, index, src):
     """`input` with the elements of `src` written along `axis` at `index` (the
-    tensor_scatter_elements of PyTorch's argument order)."""
+    tensor_scatter_elements of PyTorch's argument order). A number `src` is written at every
+    position of `index`, in `input`'s dtype (MindSpore's ScatterValue)."""
+    if isinstance(src, numbers.Number):
+        src = fill(dtype=abstract_of(input).dtype, shape=abstract_of(index).shape, value=src)
     return tensor_scatter_elements_(input, index, src, axis)
 
 

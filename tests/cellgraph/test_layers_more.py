@@ -135,6 +135,31 @@ def test_prelu_per_channel_slope_gradient(rng):
     check_weight_grads(cell, (t64(rng.standard_normal((2, 3, 4))),))
 
 
+def test_prelu_takes_mindspores_slopes():
+    # MindSpore 2.10's nn.PReLU: w a float, a list of `channel` floats, or a float16/float32
+    # Tensor of shape (channel,), cast to the input's dtype; values recorded from it
+    x = Tensor(np.array([[-1.0, 2.0], [-3.0, -4.0]], np.float32))
+    cases = [((1, [np.float32(0.25)]), "Float32", [[-0.25, 2.0], [-0.75, -1.0]]),
+             ((2, [0.1, 0.5]), "Float32", [[-0.1, 2.0], [-0.3, -2.0]]),
+             ((2, Tensor(np.array([0.1, 0.2], np.float16))), "Float16",
+              [[-0.09997559, 2.0], [-0.29992676, -0.7998047]])]
+    for args, w_dtype, expected in cases:
+        cell = nn.PReLU(*args)
+        assert str(cell.w.dtype) == w_dtype
+        out = cell(x)
+        assert out.dtype == mstype.float32
+        np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6)
+    errors = [((1, [1]), ValueError, "all elements in 'w' must be float"),
+              ((2, [0.1]), ValueError, "the length of 'w' must be equal to the 'channel'"),
+              ((1, 1), TypeError, "the 'w' only supported float, list and tensor, but got int"),
+              ((1, Tensor(np.array([0.1], np.int32))), ValueError, "must be float16 or float32"),
+              ((2, Tensor(np.array([[0.1, 0.2]], np.float32))), ValueError,
+               "the dimension of 'w' must be 1")]
+    for args, kind, message in errors:
+        with pytest.raises(kind, match=message):
+            nn.PReLU(*args)
+
+
 @pytest.mark.parametrize("name,ref", [
     ("MAELoss", lambda p, y: np.abs(p - y).mean()),
     ("RMSELoss", lambda p, y: np.sqrt(((p - y) ** 2).mean())),

@@ -55,6 +55,21 @@ def test_one_hot_and_argmax():
     np.testing.assert_allclose(grad, 2 * x * np.eye(4)[np.argmax(x, 1)])
 
 
+def test_one_hot_reads_the_first_element_of_on_and_off_values():
+    # MindSpore 2.10's OneHot takes on_value/off_value Tensors of any shape and uses their first
+    # elements; their gradients are zeros of their shapes
+    idx = Tensor(np.array([0, 1, 2], np.int32))
+    on, off = Tensor(np.array([[5.0, 2.0]], np.float32)), Tensor(np.array([0.5], np.float32))
+    expected = [[5.0, 0.5, 0.5], [0.5, 5.0, 0.5], [0.5, 0.5, 5.0]]
+    assert_both(lambda i, a, b: ops.OneHot()(i, 3, a, b), (idx, on, off), expected)
+    grads = ops.GradOperation(get_all=True)(lambda i, a, b: ops.OneHot()(i, 3, a, b))(idx, on, off)
+    assert [g.shape for g in grads] == [(3,), (1, 2), (1,)]
+    assert all(not g.asnumpy().any() for g in grads)
+    # an empty one has no first element (MindSpore reads whatever memory follows): an error
+    with pytest.raises(ValueError, match="'on_value' must have at least one element"):
+        ops.OneHot()(idx, 3, Tensor(np.zeros((0,), np.float32)), off)
+
+
 def test_tile():
     x = normal(2, 3)
     assert_both(lambda x: ops.tile(x, (2, 1, 3)), (x,), np.tile(x, (2, 1, 3)), **F64)

@@ -61,6 +61,16 @@ CASES = {
     "select_dim": (lambda x, v: x.select(1, 2), ("Float32", [3.6, -3.2])),
     "select_condition": (lambda x, v: x.select(x > 0, 0.0),
                          ("Float32", [[0.0, 0.3, 3.6], [0.4, 0.5, 0.0]])),
+    "select_condition_int": (
+        lambda x, v: Tensor(np.array([2, 3], np.int32)).select(Tensor([True, False]), 7),
+        ("Int32", [2, 7])),
+    "scatter_axis_number": (
+        lambda x, v: x.scatter(axis=1, index=Tensor(np.array([[2], [0]], np.int64)), src=2.5),
+        ("Float32", [[-0.1, 0.3, 2.5], [2.5, 0.5, -3.2]])),
+    "scatter_dim_number": (
+        lambda x, v: Tensor(np.array([[1, 2, 3]], np.int32)).scatter(
+            1, Tensor(np.array([[0, 2]], np.int64)), 2.5),
+        ("Int32", [[2, 2, 2]])),
     "index_select_dim": (
         lambda x, v: x.index_select(dim=1, index=Tensor(np.array([2, 0], np.int32))),
         ("Float32", [[3.6, -0.1], [-3.2, 0.4]])),
@@ -151,3 +161,22 @@ def test_a_mutable_tuple_of_axes_fits_the_tuple_forms():
     total, mean = Net()(Tensor(X), ms.mutable((1,)))
     np.testing.assert_allclose(total.asnumpy(), X.sum(1), rtol=1e-6)
     np.testing.assert_allclose(mean.asnumpy(), X.mean(1), rtol=1e-6)
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+@pytest.mark.parametrize("x, y, message", [
+    (np.array([2, 3], np.float32), 1, "'y' is int, then the tensor type should be int32 but "
+                                      + "got Float32"),
+    (np.array([2, 3], np.int32), 1.0, "'y' is float, then the tensor type should be float32 "
+                                      + "but got Int32"),
+    (np.array([2, 3], np.float32), "a", "Failed calling select"),
+])
+def test_select_number_needs_its_dtype(x, y, message, graph):
+    # MindSpore 2.10's Tensor.select(condition, y) takes an int y for int32 Tensors only and a
+    # float y for float32 ones, and raises TypeError otherwise
+    def run(x, condition, y):
+        return x.select(condition, y)
+
+    fn = ms.jit(run) if graph else run
+    with pytest.raises(TypeError, match=message):
+        fn(Tensor(x), Tensor([True, False]), y)

@@ -1,10 +1,13 @@
 """Activation Cells (nn.ReLU, nn.GELU, nn.Softmax, ...) and `get_activation(name)`."""
 from __future__ import annotations
 
+import numpy as np
+
 import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
 from cellgraph.ops.function.nn_func.activation import fast_gelu, hardsigmoid, hardswish
+from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
@@ -262,20 +265,48 @@ class PReLU(Cell):
     def __init__(self, channel=1, w=0.25):
         super().__init__()
         from cellgraph.common.initializer import initializer
-        from cellgraph.runtime.tensor import Parameter, Tensor
+        from cellgraph.runtime.tensor import Parameter
 
         if isinstance(channel, bool) or not isinstance(channel, int) or channel < 1:
             raise ArgumentValueError(f"PReLU: `channel` must be a positive int, got {channel!r}")
         self.channel = channel
-        init = w if isinstance(w, Tensor) else float(w)
-        self.w = Parameter(initializer(init, (channel,)), name="a")
+        self.w = Parameter(initializer(_prelu_slopes(w, channel), (channel,)), name="a")
 
     def construct(self, x):
-        slope = self.w
+        slope = F.cast(self.w, x.dtype)
         if len(x.shape) >= 2 and self.channel > 1:
             slope = F.reshape(slope, (self.channel,) + (1,) * (len(x.shape) - 2))
         return F.add(F.relu(x), F.mul(slope, F.minimum(x, 0.0)))
 
+
+
+def _prelu_slopes(w, channel: int):
+    """PReLU's initial slopes as MindSpore takes them: a float for every channel, a list of
+    `channel` floats, or a float16/float32 Tensor of shape (channel,)."""
+    if isinstance(w, (float, np.float32)):
+        return float(w)
+    if isinstance(w, list):
+        if len(w) != channel:
+            raise ArgumentValueError(
+                f"For 'PReLU', the length of 'w' must be equal to the 'channel' when the 'w' is "
+                f"a list, but got the length of 'w': {len(w)}, the 'channel': {channel}.")
+        for item in w:
+            if not isinstance(item, (float, np.float32)):
+                raise ArgumentValueError(f"For 'PReLU', all elements in 'w' must be float when "
+                                         f"the 'w' is a list, but got {item}.")
+        return Tensor(np.asarray(w, np.float32))
+    if isinstance(w, Tensor):
+        if w.dtype not in (mstype.float16, mstype.float32):
+            raise ArgumentValueError(f"For 'PReLU', the dtype of 'w' must be float16 or float32 "
+                                     f"when the 'w' is a tensor, but got {w.dtype}.")
+        if len(w.shape) != 1 or w.shape[0] != channel:
+            raise ArgumentValueError(
+                f"For 'PReLU', the dimension of 'w' must be 1, and the elements number should be "
+                f"equal to the 'channel' when the 'w' is a tensor, but got 'w' shape {w.shape}, "
+                f"the 'channel' {channel}.")
+        return w
+    raise DTypeError(f"For 'PReLU', the 'w' only supported float, list and tensor, but got "
+                     f"{type(w).__name__}.")
 
 
 def _check_tensor(op: str, x) -> None:
