@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph import nn
+from cellgraph import context, nn
 from cellgraph.auto_parallel import get_auto_parallel_context
 
 from .callback._callback import CallbackManager, CallbackParams, RunContext
@@ -114,7 +114,8 @@ class Model:
     def train(self, epoch, train_dataset, callbacks=None, dataset_sink_mode=False,
               sink_size=-1, initial_epoch=0):
         """Train for `epoch` epochs over `train_dataset`, calling `callbacks` on the way. In
-        sink mode the step callbacks run once per `sink_size` steps (per epoch if -1)."""
+        sink mode the step callbacks run once per `sink_size` steps (per epoch if -1); on the
+        CPU (device_target "CPU"), as MindSpore's, sink mode trains step by step."""
         self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size,
                         initial_epoch, None, 1)
 
@@ -141,6 +142,10 @@ class Model:
             sink_size = _positive_int(sink_size, "train", "sink_size")
         dataset_size = dataset.get_dataset_size()
         steps_per_epoch = sink_size if sink_mode and sink_size > 0 else dataset_size
+        if sink_mode and context.get_context("device_target") == "CPU":
+            # MindSpore's CPU cannot sink: it trains step by step (the step callbacks every
+            # step, every epoch the whole dataset), `sink_size` kept as the batch_num
+            sink_mode = False
         cb_params = self._callback_params(epoch, dataset, steps_per_epoch, sink_mode,
                                           callbacks, initial_epoch)
         run_context = RunContext(cb_params)

@@ -1,6 +1,7 @@
 """Model and the callbacks: what each hook sees, stopping, checkpoints, sink mode, data_sink."""
 import os
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -154,13 +155,33 @@ def test_model_checkpoint_keeps_the_newest_and_a_fresh_prefix(tmp_path):
     assert os.path.basename(again.latest_ckpt_file_name) == "net_1-1_3.ckpt"
 
 
-def test_sink_mode_calls_step_hooks_once_per_sink():
+@pytest.fixture
+def sinking_device():
+    """A device_target that sinks (MindSpore's CPU does not): Ascend, run here on the CPU."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ms.set_context(device_target="Ascend")
+    yield
+    ms.set_context(device_target="CPU")
+
+
+def test_sink_mode_calls_step_hooks_once_per_sink(sinking_device):
     recorder = Recorder()
     _, model = _model()
     model.train(3, _regression(32, 8), callbacks=recorder, dataset_sink_mode=True,
                 sink_size=6)
     steps = [e[2] for e in recorder.events if e[0] == "step_end"]
     assert steps == [6, 12, 18]
+
+
+def test_sink_mode_on_the_cpu_trains_step_by_step():
+    """MindSpore 2.10 on the CPU: every step's callbacks, the whole dataset each epoch."""
+    recorder = Recorder()
+    _, model = _model()
+    model.train(3, _regression(32, 8), callbacks=recorder, dataset_sink_mode=True,
+                sink_size=6)
+    steps = [e[2] for e in recorder.events if e[0] == "step_end"]
+    assert steps == list(range(1, 13))
 
 
 def test_data_sink_runs_several_steps_per_call():
@@ -320,7 +341,7 @@ class _OneShot:
         return self._batches[self._next - 1]
 
 
-def test_a_sink_ends_where_the_dataset_runs_dry():
+def test_a_sink_ends_where_the_dataset_runs_dry(sinking_device):
     """As in MindSpore, a dataset that gives no more rows ends the sink (the later epochs run
     no steps) instead of failing the run."""
     x = np.ones((8, 3), np.float32)
