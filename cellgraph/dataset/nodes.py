@@ -123,11 +123,17 @@ def _decomposed(ops: list) -> list:
 
 def _operation_list(operations) -> list:
     ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
-    ops = _decomposed(ops)
-    for op in ops:
+    for op in ops:  # MindSpore's checks and words
+        if type(op) is type:  # a transform class given without its parentheses
+            raise ValueError(f"Parameter operations's element of method map should be a dataset "
+                             f"processing operation instance, but got: {op}. It may be missing "
+                             f"parentheses for instantiation.")
         if not callable(op):
-            raise TypeError(f"map: `operations` must be callables (transforms or functions), "
-                            f"got {type(op).__name__} {op!r:.60}")
+            raise ValueError(  # noqa: TRY004 (MindSpore raises ValueError)
+                f"Parameter operations's element of method map should be a python function or "
+                f"class method which should be callable, but got: {op}. It doesn't need "
+                f"parentheses for python function or class method.")
+    ops = _decomposed(ops)
     if not ops:
         raise ValueError("map: `operations` is empty")
     from .debug import DebugHook

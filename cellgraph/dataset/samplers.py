@@ -204,11 +204,11 @@ class RandomSampler(Sampler):
         if seed is None:
             rng = state.rng(self)
             if self.replacement:
-                return rng.integers(0, num_rows, self.num_samples or num_rows)
+                return rng.integers(0, num_rows, self.count(num_rows))
             return self._limit(rng.permutation(num_rows))
         if self.replacement:
-            return _std_shuffle.draws_with_replacement(seed, num_rows,
-                                                      self.num_samples or num_rows, state.epoch)
+            return _std_shuffle.draws_with_replacement(seed, num_rows, self.count(num_rows),
+                                                      state.epoch)
         if getattr(self, "_order", None) is None:
             self._order = _std_shuffle.SamplerOrder()
         return self._limit(self._order.permutation(seed, num_rows, state.epoch))

@@ -115,6 +115,10 @@ class PhaseVocoder(AudioTensorOperation):
         self.rate, self.phase_advance = rate, phase_advance
 
     def apply(self, spectrogram):
+        # MindSpore checks the operation's own parameter first, when it builds the op
+        if self.phase_advance.ndim != 2 or self.phase_advance.shape[-1] != 1:
+            raise RuntimeError("PhaseVocoder: invalid parameter, 'phase_advance' should be in "
+                               "shape of <freq, 1>.")
         array = np.asarray(spectrogram)
         if array.ndim <= 2 or array.shape[-1] != 2:
             raise RuntimeError("PhaseVocoder: the shape of input tensor does not match the "

@@ -219,6 +219,23 @@ def _keywords(method: str, given: dict, **defaults) -> dict:
         raise TypeError(f"Dataset.{method}() got an unexpected keyword argument {unknown[0]!r}")
     return {**defaults, **given}
 
+def _check_max_rowsize(max_rowsize) -> None:
+    """MindSpore's check of map's max_rowsize: None, an int in [-1, INT32_MAX] or a list of
+    two such (input and output rows)."""
+    if max_rowsize is None:
+        return
+    type_check(max_rowsize, (int, list), "max_rowsize")
+    if isinstance(max_rowsize, int):
+        check_value(max_rowsize, [-1, INT32_MAX], "max_rowsize")
+    elif len(max_rowsize) == 2:
+        for index, value in enumerate(max_rowsize):
+            type_check(value, (int,), f"max_rowsize[{index}]")
+            check_value(value, [-1, INT32_MAX], f"max_rowsize[{index}]")
+    else:
+        raise TypeError("max_rowsize should be a single integer or a list[in_rowsize, "
+                        "out_rowsize] of length 2.")
+
+
 def _column_shape(value) -> list[int]:
     """A column value's shape as MindSpore reports it: a Python dict's is [0]."""
     return [0] if isinstance(value, dict) else list(np.shape(value))
@@ -267,8 +284,10 @@ class Dataset:
         from ..nodes import MapDataset
 
         check_num_parallel_workers(num_parallel_workers)
-        options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
+        options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=None,
                             cache=None, callbacks=None, offload=None, column_order=None)
+        type_check(options["python_multiprocessing"], (bool,), "python_multiprocessing")
+        _check_max_rowsize(options["max_rowsize"])
         callbacks = options["callbacks"]
         if callbacks is not None:  # DSCallback hooks around each step of the map
             from ..callback import DSCallback

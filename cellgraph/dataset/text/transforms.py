@@ -137,6 +137,10 @@ class Lookup(TensorOperation):
             type_check(unknown_token, (str,), "unknown_token")
         if not isinstance(vocab, Vocab):
             raise TypeError(f"Lookup: `vocab` must be a text.Vocab, got {type(vocab).__name__}")
+        if isinstance(data_type, dt.String):  # MindSpore's check and words
+            raise RuntimeError(  # noqa: TRY004 (MindSpore's parameter error is a RuntimeError)
+                "Syntax error. Lookup : The parameter data_type must be numeric including bool.")
+        type_check(data_type, (dt.DType,), "data_type")  # MindSpore's dtypes only, not NumPy's
         self.vocab, self.dtype = vocab, numpy_dtype(data_type)
         self.unknown_token = unknown_token
         self.unknown_id = None

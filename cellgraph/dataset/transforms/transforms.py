@@ -166,21 +166,18 @@ class OneHot(TensorOperation):
     dtype; with `smoothing_rate`, float32 rows (1 - rate) * one_hot + rate / num_classes."""
 
     def __init__(self, num_classes, smoothing_rate=0.0):
-        if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) or \
-                num_classes <= 0:
-            raise TypeError(f"OneHot: `num_classes` must be a positive int, got "
-                            f"{num_classes!r}")
-        if isinstance(smoothing_rate, bool) or not isinstance(smoothing_rate, numbers.Real):
-            raise TypeError(f"OneHot: `smoothing_rate` must be a float, got {smoothing_rate!r}")
-        if not 0.0 <= smoothing_rate <= 1.0:
-            raise ValueError(f"OneHot: `smoothing_rate` must be in [0.0, 1.0], got "
-                             f"{smoothing_rate}")
+        type_check(num_classes, (int,), "num_classes")  # MindSpore's checks and words
+        if num_classes <= 0:
+            raise ValueError("Input must be greater than 0.")
+        type_check(smoothing_rate, (int, float), "smoothing_rate")
+        check_value(smoothing_rate, [0.0, 1.0], "smoothing_rate")
         self.num_classes, self.smoothing_rate = int(num_classes), float(smoothing_rate)
 
     def __call__(self, labels):
         labels = np.asarray(labels)
         if labels.dtype.kind not in "iu":
-            raise RuntimeError(f"OneHot: expected integer labels, got dtype {labels.dtype}")
+            kind = "string" if labels.dtype.kind in "USO" else labels.dtype.name
+            raise RuntimeError(f"OneHot: Only support input of int type, but got: {kind}")
         labels = labels.squeeze()  # MindSpore drops the axes of length 1 first
         if labels.ndim > 1:
             raise RuntimeError(f"OneHot: Only support scalar or 1D input, got rank: "

@@ -9,7 +9,11 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    check_non_negative_float32,
+    check_value,
+    type_check,
+)
 
 from .transforms import Border, TensorOperation, _is_pil, _pil, _RandomOp
 
@@ -255,8 +259,7 @@ class RandomLighting(_RandomOp):
     from N(0, alpha) once per image (uint8 images rounded and clipped)."""
 
     def __init__(self, alpha=0.05):
-        type_check(alpha, (float, int), "alpha")
-        check_value(alpha, (0, float("inf")), "alpha")
+        check_non_negative_float32(alpha, "alpha")  # MindSpore's check: [0, 16777216]
         self.alpha = alpha
 
     def __call__(self, image):

@@ -42,6 +42,16 @@ def test_errors_match_mindspore():
     with pytest.raises(TypeError, match=r"Argument phase_advance with value 1.0 is not of type "
                                         r"\[<class 'numpy.ndarray'>\]"):
         PhaseVocoder(1.5, 1.0)
+    # MindSpore 2.10 checks phase_advance's shape <freq, 1> before the input's
+    spec = np.ones((1, 2, 2), np.float32)
+    for advance in (np.ones(4, np.float32), np.ones((4, 4, 1), np.float32),
+                    np.ones((4, 2), np.float32)):
+        with pytest.raises(RuntimeError, match="PhaseVocoder: invalid parameter, 'phase_advance' "
+                                               "should be in shape of <freq, 1>."):
+            PhaseVocoder(1.23, advance)(spec)
+    with pytest.raises(RuntimeError, match="'first dimension of 'phase_advance'' should be "
+                                           "equal"):
+        PhaseVocoder(2, np.ones((3, 1), np.float32))(spec)
 
 
 X = (np.sin(np.arange(60) * 0.37).reshape(2, 30) * 0.6).astype(np.float32)

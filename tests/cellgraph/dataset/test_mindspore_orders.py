@@ -67,6 +67,21 @@ def test_draws_with_replacement(mnist):
         RECORDED["replacement10_seed3"]
 
 
+def test_draws_with_replacement_stop_at_the_row_count():
+    # num_samples beyond the rows: as many draws as rows, as MindSpore 2.10 gives (and counts)
+    ds.config.set_seed(5)
+    for sampler in (ds.RandomSampler(replacement=True, num_samples=8), None):
+        data = ds.NumpySlicesDataset(list(range(6)), ["a"], sampler=sampler,
+                                     num_samples=None if sampler else 9,
+                                     shuffle=None if sampler else True)
+        assert data.get_dataset_size() == 6
+        assert [int(row[0]) for row in data.create_tuple_iterator(num_epochs=1)] == \
+            [1, 0, 5, 4, 1, 2]
+    data = ds.NumpySlicesDataset(list(range(3)), ["a"],
+                                 sampler=ds.RandomSampler(replacement=True, num_samples=5))
+    assert len(list(data.create_tuple_iterator(num_epochs=1))) == 3
+
+
 def test_generator_and_numpy_slices_shuffle_alike():
     for data in (ds.GeneratorDataset([(np.array(i),) for i in range(12)], ["x"], shuffle=True),
                  ds.NumpySlicesDataset(np.arange(12), ["x"], shuffle=True)):

@@ -506,3 +506,33 @@ def test_concat_refuses_a_dataset_without_samples_as_mindspore():
         full.concat(empty)
     assert [int(r[0]) for r in (full + full).create_tuple_iterator(output_numpy=True)] == \
         [1, 2, 3, 1, 2, 3]
+
+
+def test_map_argument_checks_as_mindspore():
+    # MindSpore 2.10's exception types and words
+    data = ds.NumpySlicesDataset(([np.zeros((4, 4, 3), np.uint8)] * 2, [1, 2]), ["data", "label"])
+    with pytest.raises(ValueError, match="should be a dataset processing operation instance, "
+                                         "but got: <class .*HWC2CHW'>. It may be missing "
+                                         "parentheses for instantiation."):
+        data.map(operations=ds.vision.HWC2CHW, input_columns="data")
+    with pytest.raises(ValueError, match="Parameter operations's element of method map should "
+                                         "be a python function or class method which should be "
+                                         "callable, but got: 3."):
+        data.map(operations=[3], input_columns="data")
+    for rowsize in ((12, 20), "16", 20.5):
+        with pytest.raises(TypeError, match=r"Argument max_rowsize with value .* is not of type "
+                                            r"\[<class 'int'>, <class 'list'>\]"):
+            data.map(operations=[lambda x: x], max_rowsize=rowsize)
+    with pytest.raises(TypeError, match=r"max_rowsize should be a single integer or a "
+                                        r"list\[in_rowsize, out_rowsize\] of length 2."):
+        data.map(operations=[lambda x: x], max_rowsize=[1, 2, 3])
+    with pytest.raises(ValueError, match=r"Input max_rowsize is not within the required "
+                                         r"interval of \[-1, 2147483647\]."):
+        data.map(operations=[lambda x: x], max_rowsize=-2)
+    with pytest.raises(ValueError, match=r"Input max_rowsize\[0\] is not within"):
+        data.map(operations=[lambda x: x], max_rowsize=[-2, 3])
+    with pytest.raises(TypeError, match="Argument python_multiprocessing with value 1 is not of "
+                                        "type"):
+        data.map(operations=[lambda x: x], python_multiprocessing=1)
+    rows = data.map(operations=[lambda x: x + 1], input_columns="data", max_rowsize=[-1, 8])
+    assert int(next(rows.create_tuple_iterator(output_numpy=True))[0].max()) == 1

@@ -122,3 +122,24 @@ def test_one_hot_drops_axes_of_length_one_as_mindspore():
     assert transforms.OneHot(5)(np.zeros((1, 3), int)).shape == (3, 5)
     with pytest.raises(RuntimeError, match="OneHot: Only support scalar or 1D input, got rank: 2"):
         transforms.OneHot(5)(np.zeros((2, 2, 1), int))
+
+
+def test_one_hot_checks_as_mindspore():
+    # MindSpore 2.10's exception types and words
+    for rate in (-0.1, 1.1):
+        with pytest.raises(ValueError, match=r"Input smoothing_rate is not within the required "
+                                             r"interval of \[0.0, 1.0\]."):
+            transforms.OneHot(10, smoothing_rate=rate)
+    with pytest.raises(TypeError, match="Argument smoothing_rate with value True is not of type"):
+        transforms.OneHot(10, smoothing_rate=True)
+    for classes in (0, -1):
+        with pytest.raises(ValueError, match="Input must be greater than 0."):
+            transforms.OneHot(classes)
+    with pytest.raises(TypeError, match="Argument num_classes with value 2.0 is not of type"):
+        transforms.OneHot(2.0)
+    for labels, name in ((np.array(1.0), "float64"), (np.array("a"), "string"),
+                         (np.array(True), "bool")):
+        with pytest.raises(RuntimeError, match="OneHot: Only support input of int type, but "
+                                               f"got: {name}"):
+            transforms.OneHot(3)(labels)
+    np.testing.assert_array_equal(transforms.OneHot(3)(np.array(2, np.uint8)), [0, 0, 1])

@@ -45,8 +45,12 @@ def test_random_lighting_shifts_each_pixel_by_one_colour():
     out = V.RandomLighting(0.1)(IMG.astype(np.float32))
     shift = out - IMG
     np.testing.assert_allclose(shift, np.broadcast_to(shift[0, 0], shift.shape), atol=1e-5)
-    with pytest.raises(ValueError):
-        V.RandomLighting(-1)
+    # MindSpore 2.10's range for alpha: a non-negative float32 integer bound
+    for alpha in (-1, 16777216.5):
+        with pytest.raises(ValueError, match=r"Input alpha is not within the required interval "
+                                             r"of \[0, 16777216\]."):
+            V.RandomLighting(alpha)
+    assert V.RandomLighting(16777216).alpha == 16777216
 
 
 def test_linear_transformation_takes_numpy_arrays_only():

@@ -58,3 +58,19 @@ def test_from_dataset_checks():
         text.Vocab.from_dataset(data, "text", (2, 3), 0)
     with pytest.raises(TypeError, match=r"Argument col\[0\] with value 23"):
         text.Vocab.from_dataset(data, 23)
+
+
+def test_lookup_data_type_is_a_mindspore_dtype():
+    # MindSpore 2.10: a NumPy dtype is a TypeError, mstype.string its parameter error
+    import cellgraph as ms
+
+    vocab = text.Vocab.from_list(["a", "unk"])
+    for data_type in ("tldr", np.int32, np.dtype("int32")):
+        with pytest.raises(TypeError, match=r"Argument data_type with value .* is not of type "
+                                            r"\[<class '.*'>\], but got"):
+            text.Lookup(vocab, "unk", data_type)
+    with pytest.raises(RuntimeError, match="Lookup : The parameter data_type must be numeric "
+                                           "including bool."):
+        text.Lookup(vocab, "unk", ms.string)
+    out = text.Lookup(vocab, "unk", ms.float32)(np.array(["a", "zz"]))
+    assert out.dtype == np.float32 and out.tolist() == [0.0, 1.0]
