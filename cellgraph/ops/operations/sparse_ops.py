@@ -24,8 +24,10 @@ from cellgraph.primitives.dynamic_ops import set_operation_p
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
+from .sparse_matrix_ops import SparseMatrixMatMul
+
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
-           "SparseReorder", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
+           "SparseMatrixMatMul", "SparseReorder", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
            "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
            "SparseSegmentSumWithNumSegments", "SparseTensorDenseAdd",
            "SparseTensorDenseMatmul", "SparseToDense"]
