@@ -1,5 +1,5 @@
-"""SparseMatrixMatMul: a CSR matrix (or a batch of them) times a dense one, against MindSpore
-2.10's results, in both modes, with gradients in the values and the dense operand."""
+"""SparseMatrixMatMul (a CSR matrix, or a batch of them, times a dense one) and
+SparseTensorToCSRSparseMatrix, against MindSpore 2.10's results, in both modes, with gradients in the values and the dense operand."""
 import numpy as np
 import pytest
 
@@ -83,3 +83,56 @@ def test_sparse_matrix_matmul_errors():
         S.SparseMatrixMatMul()(*CSR, Tensor([1, 5, -1, -2], I32), _arange(5, 3, dtype=np.int32))
     with pytest.raises(TypeError, match="'transpose_x1' should be 'bool'"):
         S.SparseMatrixMatMul(transpose_x1=1)
+
+
+class _ToCSR(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.op = S.SparseTensorToCSRSparseMatrix()
+
+    def construct(self, indices, values, shape):
+        return self.op(indices, values, shape)
+
+
+# indices, values, dense shape -> MindSpore 2.10's parts (the entries keep their order)
+TO_CSR = [
+    ((np.array([[0, 0, 1], [0, 1, 2], [0, 1, 3], [1, 0, 1], [1, 1, 2], [1, 1, 3]], np.int64),
+      np.array([1, 4, 3, 1, 4, 3], np.float32), np.array([2, 2, 4], np.int64)),
+     ([2, 2, 4], [0, 3, 6], [0, 1, 3, 0, 1, 3], [1, 2, 3, 1, 2, 3], [1, 4, 3, 1, 4, 3])),
+    ((np.array([[2, 3], [0, 1], [2, 0]], np.int32), np.array([1, 2, 3], np.float32),
+      np.array([3, 4], np.int32)),
+     ([3, 4], [0, 3], [0, 1, 1, 3], [3, 1, 0], [1, 2, 3])),
+]
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+@pytest.mark.parametrize(("inputs", "expected"), TO_CSR)
+def test_sparse_tensor_to_csr_sparse_matrix(mode, inputs, expected):
+    indices, values, shape = inputs
+    context.set_context(mode=mode)
+    try:
+        parts = _ToCSR()(Tensor(indices), Tensor(values), Tensor(shape))
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    for got, want in zip(parts, expected):
+        np.testing.assert_array_equal(got.asnumpy(), want)
+    assert [p.dtype for p in parts] == [Tensor(shape).dtype] + [Tensor(indices).dtype] * 3 + [
+        Tensor(values).dtype]
+
+
+def test_csr_parts_multiply_as_their_matrix():
+    (indices, values, shape), _ = TO_CSR[0]  # entries in row order
+    parts = S.SparseTensorToCSRSparseMatrix()(Tensor(indices), Tensor(values), Tensor(shape))
+    x2 = _arange(2, 4, 3)
+    dense = np.zeros(tuple(shape), np.float32)
+    dense[tuple(indices.T)] = values
+    np.testing.assert_allclose(S.SparseMatrixMatMul()(*parts, x2).asnumpy(),
+                               dense @ x2.asnumpy())
+
+
+def test_sparse_tensor_to_csr_sparse_matrix_errors():
+    op = S.SparseTensorToCSRSparseMatrix()
+    with pytest.raises(ValueError, match="x_dense_shape should have rank 2 or 3, but got 4"):
+        op(Tensor([[0, 1, 1, 1]], I32), Tensor([1.0], ms.float32), Tensor([3, 4, 2, 2], I32))
+    with pytest.raises(TypeError, match=r"x_values\] must be a type of"):
+        op(Tensor([[0, 1]], I32), Tensor([1], I32), Tensor([3, 4], I32))

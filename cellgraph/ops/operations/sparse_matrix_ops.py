@@ -15,10 +15,28 @@ from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["SparseMatrixMatMul"]
+__all__ = ["SparseMatrixMatMul", "SparseTensorToCSRSparseMatrix"]
 
 _VALUE_DTYPES = ("Complex128", "Complex64", "Float32", "Float64")
+
+
+def _check_values(op: str, **tensors) -> None:
+    for name, value in tensors.items():
+        dtype = str(abstract_of(value).dtype)
+        if dtype not in _VALUE_DTYPES:
+            allowed = ", ".join(f"Tensor[{d}]" for d in _VALUE_DTYPES)
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{{allowed}}}, but got Tensor[{dtype}].")
+
+
+def _check_index_parts(op: str, **tensors) -> None:
+    for name, value in tensors.items():
+        dtype = str(abstract_of(value).dtype)
+        if dtype not in ("Int32", "Int64"):
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
 
 
 def csr_coordinates(op: str, dense_shape, batch_pointers, row_pointers, col_indices):
@@ -83,17 +101,12 @@ class SparseMatrixMatMul(PrimitiveClass):
     def __call__(self, x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1_col_indices,
                  x1_values, x2_dense):
         op = "SparseMatrixMatMul"
+        _check_values(op, x1_values=x1_values, x2_dense=x2_dense)
         for side in ("x1", "x2"):  # checked when called, as MindSpore's shape inference does
             if self._attrs[f"adjoint_{side}"] and self._attrs[f"transpose_{side}"]:
                 raise ArgumentValueError(
                     f"For {op}, only one of adjoint_{side} and transpose_{side} may be true, "
                     f"but got adjoint_{side} = 1, and transpose_{side} = 1.")
-        for name, value in (("x1_values", x1_values), ("x2_dense", x2_dense)):
-            dtype = str(abstract_of(value).dtype)
-            if dtype not in _VALUE_DTYPES:
-                allowed = ", ".join(f"Tensor[{d}]" for d in _VALUE_DTYPES)
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{{allowed}}}, but got Tensor[{dtype}].")
         if abstract_of(x1_values).dtype != abstract_of(x2_dense).dtype:
             raise DTypeError(f"For primitive[{op}], the input type must be same.")
         rank = abstract_of(x2_dense).ndim
@@ -122,3 +135,32 @@ class SparseMatrixMatMul(PrimitiveClass):
         if self.conjugate_output and dtype.is_complex:
             out = F.conj(out)
         return out if rank == 3 else F.reshape(out, tuple(abstract_of(out).shape[1:]))
+
+
+class SparseTensorToCSRSparseMatrix(PrimitiveClass):
+    """`SparseTensorToCSRSparseMatrix()(x_indices, x_values, x_dense_shape)`: a COO sparse
+    tensor of rank 2 (or 3, a batch) as the CSR parts (dense shape, batch pointers, row
+    pointers, column indices, values). The entries keep their order, as MindSpore's kernel
+    keeps it: the pointers count each batch's and row's entries."""
+
+    def __call__(self, x_indices, x_values, x_dense_shape):
+        op = "SparseTensorToCSRSparseMatrix"
+        _check_index_parts(op, x_indices=x_indices, x_dense_shape=x_dense_shape)
+        _check_values(op, x_values=x_values)
+        shape = np.asarray(value_input(x_dense_shape, op, "x_dense_shape")).reshape(-1)
+        if len(shape) not in (2, 3):
+            raise ArgumentValueError(f"For '{op}', the input x_dense_shape should have rank 2 "
+                                     f"or 3, but got {len(shape)}.")
+        indices = np.asarray(value_input(x_indices, op, "x_indices")).reshape(-1, len(shape))
+        count, height = (1, int(shape[0])) if len(shape) == 2 else (int(shape[0]),
+                                                                    int(shape[1]))
+        batch_of = indices[:, 0] if len(shape) == 3 else np.zeros(len(indices), np.int64)
+        row_of = indices[:, -2]
+        index_dtype = abstract_of(x_indices).dtype.np
+        batch_pointers = np.concatenate([[0], np.cumsum(np.bincount(batch_of, minlength=count))])
+        row_pointers = np.concatenate([
+            np.concatenate([[0], np.cumsum(np.bincount(row_of[batch_of == b], minlength=height))])
+            for b in range(count)])
+        columns = F.reshape(F.gather(x_indices, np.array([len(shape) - 1], np.int64), 1), (-1,))
+        return (x_dense_shape, Tensor(batch_pointers.astype(index_dtype)),
+                Tensor(row_pointers.astype(index_dtype)), columns, x_values)

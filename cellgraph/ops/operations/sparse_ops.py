@@ -24,13 +24,13 @@ from cellgraph.primitives.dynamic_ops import set_operation_p
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
-from .sparse_matrix_ops import SparseMatrixMatMul
+from .sparse_matrix_ops import SparseMatrixMatMul, SparseTensorToCSRSparseMatrix
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
            "SparseMatrixMatMul", "SparseReorder", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
            "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
            "SparseSegmentSumWithNumSegments", "SparseTensorDenseAdd",
-           "SparseTensorDenseMatmul", "SparseToDense"]
+           "SparseTensorDenseMatmul", "SparseTensorToCSRSparseMatrix", "SparseToDense"]
 
 _INDEX_DTYPES = ("Int32", "Int64")
 
