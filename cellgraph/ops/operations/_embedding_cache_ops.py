@@ -8,9 +8,9 @@ from cellgraph.common.assign import assign
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.dynamic_ops import masked_select, nonzero_p
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.dynamic_ops import masked_select, nonzero_p
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
