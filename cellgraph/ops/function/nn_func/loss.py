@@ -298,7 +298,10 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     total = halving_sum(loss)
     if reduction == "sum":
         return total
-    return F.div(total, int(np.prod(abstract_of(loss).shape, dtype=np.int64)))
+    shape = abstract_of(loss).shape
+    count = (int(np.prod(shape, dtype=np.int64)) if None not in shape  # else counted at run time
+             else F.reduce_sum(F.ones_like(loss)))
+    return F.div(total, count)
 
 
 def kl_div(logits, labels, reduction="mean"):
