@@ -10,7 +10,7 @@ gradient for labels that sum to one, softmax(logits) - labels, from one kernel.
 from __future__ import annotations
 
 from . import dtype as dt
-from .array_ops import expand_dims, reduce_sum
+from .array_ops import broadcast_to, expand_dims, reduce_sum, reshape
 from .batching import (
     axis_rule,
     batch_size,
@@ -18,6 +18,7 @@ from .batching import (
     loop_rule,
     paired_axis_rule,
     same_shape_rule,
+    to_front,
 )
 from .core import (
     FLOAT,
@@ -124,6 +125,25 @@ def _softmax_cross_entropy_bprop(logits, labels, out, dout):
     return dx, dy
 
 
+def _halving_sum_type(x, kept=0):
+    return TensorType(x.shape[:kept], x.dtype)
+
+
+# The sum of each example's elements (all axes after the first `kept`) in the order of
+# MindSpore's CPU BinaryCrossEntropy reduction: an odd last element folds into the first, then
+# the first half adds the second half, the stride halving, an element an odd stride leaves out
+# again folding into the first. Float sums depend on their order; this one makes BCELoss's
+# "sum" and "mean" MindSpore's to the last bit.
+halving_sum = Primitive("halving_sum", _halving_sum_type, params={"kept": 0})
+
+
+@halving_sum.def_bprop
+def _halving_sum_bprop(x, out, dout, kept=0):
+    shape = abstract_of(x).shape
+    spread = reshape(dout, shape=shape[:kept] + (1,) * (len(shape) - kept))
+    return (broadcast_to(spread, shape=shape),)
+
+
 softmax.def_bprop(lambda x, out, dout, axis=-1: (softmax_grad(out, dout, axis=axis),))
 log_softmax.def_bprop(lambda x, out, dout, axis=-1: (log_softmax_grad(out, dout, axis=axis),))
 
@@ -164,6 +184,13 @@ def _softmax_cross_entropy_batch(args, dims):
     size = batch_size(args, dims)
     return softmax_cross_entropy(*(batched_front(x, d, size) for x, d in zip(args, dims))), (0, 0)
 log_softmax_grad.def_batch(paired_axis_rule(log_softmax_grad))
+
+
+@halving_sum.def_batch
+def _halving_sum_batch(args, dims, kept=0):
+    """Each example sums alone: the batch axis goes in front and is kept too."""
+    (x,), (d,) = args, dims
+    return halving_sum(to_front(x, d), kept=kept + 1), 0
 
 
 # ----- CTCLoss (MindSpore's first CTC primitive) -----------------------------------------------

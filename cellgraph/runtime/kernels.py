@@ -408,6 +408,23 @@ def _softmax_cross_entropy(xp, logits, labels):
     return -xp.sum(labels * log_p, axis=-1), xp.exp(log_p) - labels
 
 
+@kernel("halving_sum")
+def _halving_sum(xp, x, kept=0):
+    rows = xp.reshape(x, tuple(x.shape[:kept]) + (-1,))
+    size = rows.shape[-1]
+    if size == 0:
+        return xp.zeros(tuple(x.shape[:kept]), dtype=x.dtype)
+    if size % 2:
+        rows = xp.concat([rows[..., :1] + rows[..., size - 1:], rows[..., 1:]], axis=-1)
+    stride = size // 2
+    while stride > 0:
+        rows = rows[..., :stride] + rows[..., stride:2 * stride]
+        if stride > 2 and stride % 2:
+            rows = xp.concat([rows[..., :1] + rows[..., stride - 1:], rows[..., 1:]], axis=-1)
+        stride //= 2
+    return rows[..., 0]
+
+
 @kernel("cumsum")
 def _cumsum(xp, x, axis, exclusive, reverse):
     if reverse:

@@ -376,6 +376,10 @@ def _split_ref(x, axis, sizes):
     return tuple(np.take(x, np.arange(lo, hi), axis=axis) for lo, hi in itertools.pairwise(bounds))
 
 
+def _halving_sum_ref(x, kept):
+    return f64_of(x).reshape(x.shape[:kept] + (-1,)).sum(axis=-1)
+
+
 def _cumsum_ref(x, axis, exclusive, reverse):
     x = np.moveaxis(f64_of(x), axis, 0)
     n = x.shape[0]
@@ -462,6 +466,9 @@ def _shape_cases():
                       {"multiples": (2, 2)}),
                  Case((np.array(1.5, np.float64),), lambda x, multiples: np.full(multiples, x),
                       f64, {"multiples": (2,)})],
+        "halving_sum": [Case((arr(shape, d),), _halving_sum_ref, d, {"kept": kept})
+                        for shape, d, kept in [((5,), f32, 0), ((2, 3, 4), f64, 1),
+                                               ((2, 7), f16, 1), ((4, 3, 2), f32, 2)]],
         "split": [Case((x234,), _split_ref, (f32, f32), {"axis": 1, "sizes": (1, 2)}),
                   Case((arr((6,), i32, -5, 5),), _split_ref, (i32, i32, i32),
                        {"axis": 0, "sizes": (2, 2, 2)}),
@@ -529,7 +536,7 @@ NN_CASES = seeded({
                          "avg_pool2d", "avg_pool2d_grad")),
     **each(_norm_cases, ("layer_norm", "batch_norm", "batch_norm_grad", "layer_norm_grad")),
     **each(_shape_cases, ("bias_add", "one_hot", "argmax", "tile", "split", "pad",
-                          "clip_by_value", "cumsum", "reduce_prod", "dropout", "erf", "gelu",
+                          "clip_by_value", "cumsum", "halving_sum", "reduce_prod", "dropout", "erf", "gelu",
                           "gelu_grad", "gelu_tanh", "gelu_tanh_grad", "normal_cdf",
                           "gelu_and_slope", "log1p", "expm1", "softplus")),
 })

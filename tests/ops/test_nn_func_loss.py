@@ -3,7 +3,7 @@ NumPy), with gradients against finite differences."""
 import numpy as np
 import pytest
 
-from cellgraph import Tensor, nn, ops
+from cellgraph import Tensor, context, nn, ops
 
 LOGITS = np.array([[2, 4, 1, 4, 5], [2, 1, 2, 4, 3]], np.float32)
 DENSE = np.array([[0, 0, 0, 0, 1], [0, 0, 0, 1, 0]], np.float32)
@@ -66,3 +66,55 @@ def test_bernoulli_draws():
     probs = Tensor(np.array([0.0, 1.0], np.float32))
     np.testing.assert_array_equal(ops.bernoulli(Tensor(np.zeros(2, np.float32)), probs).asnumpy(),
                                   [0.0, 1.0])
+
+
+
+def _bce_inputs(seed, size, dtype=np.float32):
+    rng = np.random.RandomState(seed)
+    return tuple(Tensor(rng.rand(size).astype(dtype)) for _ in range(3))
+
+
+class _BCE(nn.Cell):
+    def __init__(self, reduction):
+        super().__init__()
+        self.bce = ops.BinaryCrossEntropy(reduction)
+
+    def construct(self, x, y, weight=None):
+        return self.bce(x, y, weight)
+
+
+# (seed, size, dtype, reduction, weighted): MindSpore 2.10's result
+BCE_REDUCED = [((42, 20, np.float32, "sum", True), 14.894649505615234),
+               ((42, 20, np.float32, "mean", True), 0.7447324991226196),
+               ((20, 20, np.float32, "sum", True), 10.155807495117188),
+               ((20, 20, np.float32, "sum", False), 19.34510040283203),
+               ((3, 3, np.float32, "sum", False), 2.2784790992736816),
+               ((3, 3, np.float32, "mean", True), 0.07913435995578766),
+               ((1, 1, np.float32, "sum", True), 0.0001786356297088787),
+               ((1, 1, np.float32, "mean", False), 1.5618441104888916),
+               ((20, 20, np.float16, "mean", False), 0.96728515625)]
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+@pytest.mark.parametrize(("case", "expected"), BCE_REDUCED)
+def test_binary_cross_entropy_sums_in_mindspores_kernel_order(mode, case, expected):
+    """BinaryCrossEntropy's "sum" and "mean" add the losses as MindSpore's CPU kernel does (the
+    upper half onto the lower, the stride halving), so the result is its last bit too; a
+    single element counts twice there (the kernel folds an odd last element into the first)."""
+    seed, size, dtype, reduction, weighted = case
+    x, y, weight = _bce_inputs(seed, size, dtype)
+    context.set_context(mode=mode)
+    try:
+        loss = _BCE(reduction)(x, y, weight if weighted else None)
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    assert float(loss.asnumpy()) == expected
+
+
+def test_bce_loss_and_functional_share_the_order():
+    x, y, weight = _bce_inputs(20, 20)
+    assert float(nn.BCELoss(reduction="sum")(x, y).asnumpy()) == 19.34510040283203
+    assert float(ops.binary_cross_entropy(x, y, weight, "sum").asnumpy()) == 10.155807495117188
+    grad = ops.grad(lambda p: ops.binary_cross_entropy(p, y, weight, "mean"))(x)
+    p, t, w = (v.asnumpy().astype(np.float64) for v in (x, y, weight))
+    np.testing.assert_allclose(grad.asnumpy(), w * (p - t) / (p * (1 - p)) / 20, rtol=1e-5)

@@ -56,6 +56,35 @@ def test_padv3_value_and_layout():
         ops.PadV3("constant", 1)
 
 
+# MindSpore 2.10's PadV3 / ops.pad on arange(12).reshape(1, 1, 3, 4): a negative amount crops,
+# and circular wraps round what the crop leaves (reflect and edge pad the whole axis first)
+NEGATIVE_PADS = {
+    ("circular", (1, -1, 0, 0)): [[2, 0, 1, 2], [6, 4, 5, 6], [10, 8, 9, 10]],
+    ("circular", (-1, 2, 0, 0)): [[1, 2, 3, 1, 2], [5, 6, 7, 5, 6], [9, 10, 11, 9, 10]],
+    ("circular", (-2, 1, 1, -1)): [[6, 7, 6], [2, 3, 2], [6, 7, 6]],
+    ("circular", (0, 0, -1, 2)): [[4, 5, 6, 7], [8, 9, 10, 11], [4, 5, 6, 7], [8, 9, 10, 11]],
+    ("reflect", (-1, 2, 0, 0)): [[1, 2, 3, 2, 1], [5, 6, 7, 6, 5], [9, 10, 11, 10, 9]],
+    ("reflect", (0, 0, -1, 2)): [[4, 5, 6, 7], [8, 9, 10, 11], [4, 5, 6, 7], [0, 1, 2, 3]],
+    ("edge", (-2, 1, 1, -1)): [[2, 3, 3], [2, 3, 3], [6, 7, 7]],
+}
+
+
+@pytest.mark.parametrize(("mode", "pads"), list(NEGATIVE_PADS))
+def test_negative_paddings_crop_as_mindspore(mode, pads):
+    x = np.arange(12, dtype=np.float64).reshape(1, 1, 3, 4)
+    expected = np.array(NEGATIVE_PADS[mode, pads], np.float64)[None, None]
+    op = ops.PadV3(mode)
+    assert_both(lambda x: op(x, pads), (x,), expected, **F64)
+    functional_mode = "replicate" if mode == "edge" else mode
+    assert_both(lambda x: ops.pad(x, pads, mode=functional_mode), (x,), expected, **F64)
+    check_grads(lambda x: op(x, pads), (normal(1, 1, 3, 4),), order=1)
+
+
+def test_circular_padding_cropping_everything_is_an_error():
+    with pytest.raises(ValueError, match="crops away every element"):
+        ops.pad(Tensor(normal(1, 1, 3, 4)), (-2, -2), mode="circular")
+
+
 def np_max_pool_indices(x, k, s, p, d, ceil):
     n, c, h, w = x.shape
     span = [h + 2 * p[0] - d[0] * (k[0] - 1) - 1, w + 2 * p[1] - d[1] * (k[1] - 1) - 1]

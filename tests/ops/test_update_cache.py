@@ -1,10 +1,11 @@
-"""`ops.operations.UpdateCache`: rows of a cache Parameter written in place where the index is in
-[0, max_num), as MindSpore 2.10's CPU kernel (values recorded from it)."""
+"""`ops.operations.UpdateCache` (rows of a cache Parameter written in place where the index is
+in [0, max_num)) and SubAndFilter, as MindSpore 2.10's CPU kernels (values recorded from it)."""
 import numpy as np
 import pytest
 
 from cellgraph import Parameter, Tensor, context, nn
 from cellgraph.ops import operations as P
+from cellgraph.ops.operations._embedding_cache_ops import SubAndFilter
 
 
 class UpdateCacheNet(nn.Cell):
@@ -48,3 +49,39 @@ def test_an_index_past_the_rows_fails():
                         9)
     with pytest.raises(TypeError, match="'indices' must be a Tensor of an integer type"):
         P.UpdateCache()(x, Tensor([1.0]), Tensor(np.ones((1, 2), np.float32)), 9)
+
+
+class _SubAndFilter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.op = SubAndFilter()
+
+    def construct(self, x, max_num, offset):
+        return self.op(x, max_num, offset)
+
+
+# input, max_num, offset -> MindSpore 2.10's (kept ids less offset, their flat positions)
+SUB_AND_FILTER = [
+    ((np.array([1, 3, 5, 8, 9, 16], np.int32), 10, 5), ([0, 3, 4], [2, 3, 4])),
+    ((np.array([[1, 7], [5, 6]], np.int64), 3, 5), ([2, 0, 1], [1, 2, 3])),
+    ((np.array([4, 2], np.int64), 3, 5), ([], [])),
+]
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+@pytest.mark.parametrize(("inputs", "expected"), SUB_AND_FILTER)
+def test_sub_and_filter(mode, inputs, expected):
+    x, max_num, offset = inputs
+    context.set_context(mode=mode)
+    try:
+        kept, positions = _SubAndFilter()(Tensor(x), max_num, offset)
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    for got, want in ((kept, expected[0]), (positions, expected[1])):
+        assert got.dtype == Tensor(x).dtype
+        np.testing.assert_array_equal(got.asnumpy(), np.array(want, x.dtype))
+
+
+def test_sub_and_filter_takes_integer_ids_only():
+    with pytest.raises(TypeError, match=r"argument\[x\] must be a type of"):
+        SubAndFilter()(Tensor(np.array([1.5, 6.0], np.float32)), 10, 5)

@@ -1,6 +1,7 @@
 """MindSpore's `ops.operations._embedding_cache_ops`: the embedding cache's operations.
 `UpdateCache` writes rows of a cache Parameter in place, skipping the rows whose index is
-negative or not below `max_num` (the cache's marker for "not cached")."""
+negative or not below `max_num` (the cache's marker for "not cached"); `SubAndFilter` keeps the
+ids of one cache shard (those in [offset, offset + max_num)), a result of run-time length."""
 from __future__ import annotations
 
 from cellgraph.common.assign import assign
@@ -9,10 +10,11 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.dynamic_ops import masked_select, nonzero_p
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["UpdateCache"]
+__all__ = ["SubAndFilter", "UpdateCache"]
 
 _INT_TYPES = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16, dt.uint32, dt.uint64)
 
@@ -58,3 +60,25 @@ class UpdateCache(PrimitiveClass):
 
     def __call__(self, input_x, indices, updates, max_num):
         return update_cache(input_x, indices, updates, max_num)
+
+
+def sub_and_filter(input_x, max_num, offset):
+    """(input_x - offset where it lies in [0, max_num), the flat positions of those elements),
+    both 1-D in input_x's dtype, in the input's order."""
+    op = "SubAndFilter"
+    dtype = abstract_of(input_x).dtype
+    if dtype not in (dt.int32, dt.int64):
+        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                         f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+    shifted = F.sub(F.reshape(input_x, (-1,)), F.cast(offset, dtype) if isinstance(
+        offset, Tensor) else offset)
+    limit = F.cast(max_num, dtype) if isinstance(max_num, Tensor) else max_num
+    kept = F.logical_and(F.greater_equal(shifted, 0), F.less(shifted, limit))
+    positions = F.squeeze(nonzero_p(kept), (1,))
+    return masked_select(shifted, kept), F.cast(positions, dtype)
+
+
+class SubAndFilter(PrimitiveClass):
+    """`SubAndFilter()(input_x, max_num, offset)`: `sub_and_filter`."""
+
+    _fn = staticmethod(sub_and_filter)

@@ -6,9 +6,11 @@ gradient is theirs:
     SparseToDense()(indices, values, (3, 3))   is   tensor_scatter_update(zeros((3, 3)), indices,
                                                                           values)
 
-The operations whose result size depends on computed values (SparseAdd, SparseSparseMaximum,
-SparseCountSparseOutput, the CSR conversions, ...) are not here; SparseSegmentSqrtN's size is
-read from its segment_ids, a value input (known when the graph is built)."""
+Where a result's size depends on an input's values, those values are a value input (known when
+the graph is built): SparseSegmentSqrtN's segment_ids here, the CSR classes' index parts in
+`sparse_matrix_ops`, the merged positions of two sparse tensors in `sparse_sparse_ops`. The
+others of that kind (SparseAdd, SparseSparseMaximum, SparseCountSparseOutput, ...) are not
+here."""
 from __future__ import annotations
 
 import numbers
@@ -24,11 +26,14 @@ from cellgraph.primitives.dynamic_ops import set_operation_p
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
+from .sparse_matrix_ops import SparseMatrixMatMul, SparseTensorToCSRSparseMatrix
+from .sparse_sparse_ops import SparseSparseMinimum
+
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
-           "SparseReorder", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
-           "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
-           "SparseSegmentSumWithNumSegments", "SparseTensorDenseAdd",
-           "SparseTensorDenseMatmul", "SparseToDense"]
+           "SparseMatrixMatMul", "SparseReorder", "SparseSegmentMeanWithNumSegments",
+           "SparseSegmentSqrtN", "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
+           "SparseSegmentSumWithNumSegments", "SparseSparseMinimum", "SparseTensorDenseAdd",
+           "SparseTensorDenseMatmul", "SparseTensorToCSRSparseMatrix", "SparseToDense"]
 
 _INDEX_DTYPES = ("Int32", "Int64")
 

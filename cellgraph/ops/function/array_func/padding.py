@@ -30,9 +30,22 @@ def pad_axis_by_index(x, axis: int, before: int, after: int, mode: str, op: str 
     if max(before, after) > limit:
         raise ArgumentValueError(f"{op}: padding ({before}, {after}) of axis {axis} must be at "
                                  f"most {limit} for an axis of size {size} in mode {mode!r}")
+    return A.gather(x, pad_index(size, before, after, mode).astype(np.int64), axis=axis)
+
+
+def pad_index(size: int, before: int, after: int, mode: str) -> np.ndarray:
+    """The input positions an axis of `size` padded by (before, after) reads. A negative amount
+    crops: reflect and edge pad the whole axis, then crop; circular wraps round what is left
+    after cropping, as MindSpore's PadV3 does."""
+    if mode == "circular":
+        start, stop = max(-before, 0), size - max(-after, 0)
+        kept = stop - start
+        if kept <= 0:
+            raise ArgumentValueError(f"Pad: padding ({before}, {after}) crops away every "
+                                     f"element of an axis of size {size}")
+        return start + np.arange(-max(before, 0), kept + max(after, 0)) % kept
     index = np.pad(np.arange(size), (max(before, 0), max(after, 0)), INDEX_MODES[mode])
-    index = index[max(-before, 0):len(index) - max(-after, 0)]
-    return A.gather(x, index.astype(np.int64), axis=axis)
+    return index[max(-before, 0):len(index) - max(-after, 0)]
 
 
 def pad_pairs_mode(x, pairs, mode: str, value=0, op: str = "Pad"):

@@ -16,7 +16,7 @@ from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import one_hot
-from cellgraph.primitives.nn_ops import softmax_cross_entropy
+from cellgraph.primitives.nn_ops import halving_sum, softmax_cross_entropy
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
            "gaussian_nll_loss", "hinge_embedding_loss", "kl_div", "l1_loss", "l2_loss",
@@ -289,7 +289,19 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     log_p = F.log(F.maximum(logits, 1e-12))
     log_not_p = F.log(F.maximum(F.sub(1.0, logits), 1e-12))
     loss = F.neg(F.add(F.mul(labels, log_p), F.mul(F.sub(1.0, labels), log_not_p)))
-    return reduce_loss(loss, reduction, 1.0 if weight is None else weight)
+    if weight is not None:
+        loss = F.mul(loss, weight)
+    if reduction == "none":
+        return loss
+    # summed in the order of MindSpore's kernel (one element counts twice there, as it does
+    # here: the kernel folds an odd last element into the first before halving)
+    total = halving_sum(loss)
+    if reduction == "sum":
+        return total
+    shape = abstract_of(loss).shape
+    count = (int(np.prod(shape, dtype=np.int64)) if None not in shape  # else counted at run time
+             else F.reduce_sum(F.ones_like(loss)))
+    return F.div(total, count)
 
 
 def kl_div(logits, labels, reduction="mean"):

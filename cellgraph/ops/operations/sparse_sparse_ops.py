@@ -1,0 +1,83 @@
+"""The classes of MindSpore's `ops.operations.sparse_ops` that combine two COO sparse tensors.
+Which positions the result holds depends on both tensors' indices, so the indices are value
+inputs (known when the graph is built); the values are computed with, so gradients reach them.
+
+The positions are merged as MindSpore's kernel merges them: one pass over both lists in their
+given order, the smaller index (compared axis by axis) first, an index held by both taken once.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.ops.primitive_class import PrimitiveClass
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of, value_input
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.runtime.tensor import Tensor
+
+__all__ = ["SparseSparseMinimum"]
+
+_VALUE_DTYPES = ("Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
+                 "Float16", "Float32", "Float64")
+
+
+def merge_positions(a: np.ndarray, b: np.ndarray) -> tuple:
+    """(merged indices, for each the row of `a` it comes from or -1, the row of `b` or -1)."""
+    merged, from_a, from_b = [], [], []
+    i = j = 0
+    while i < len(a) or j < len(b):
+        if j == len(b) or (i < len(a) and tuple(a[i]) < tuple(b[j])):
+            merged.append(a[i]), from_a.append(i), from_b.append(-1)
+            i += 1
+        elif i == len(a) or tuple(b[j]) < tuple(a[i]):
+            merged.append(b[j]), from_a.append(-1), from_b.append(j)
+            j += 1
+        else:
+            merged.append(a[i]), from_a.append(i), from_b.append(j)
+            i, j = i + 1, j + 1
+    rank = a.shape[1]
+    return (np.asarray(merged, np.int64).reshape(-1, rank), np.asarray(from_a, np.int64),
+            np.asarray(from_b, np.int64))
+
+
+def _values_at(values, rows: np.ndarray):
+    """values[rows], 0 where a row is -1 (a position the tensor does not hold)."""
+    picked = F.gather(values, np.maximum(rows, 0), 0)
+    held = Tensor(rows >= 0)
+    return F.select(held, picked, F.zeros_like(picked))
+
+
+def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
+    for name, value in (("x1_indices", x1_indices), ("x1_shape", x1_shape),
+                        ("x2_indices", x2_indices), ("x2_shape", x2_shape)):
+        dtype = str(abstract_of(value).dtype)
+        if dtype != "Int64":
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+    for name, value in (("x1_values", x1_values), ("x2_values", x2_values)):
+        dtype = str(abstract_of(value).dtype)
+        if dtype not in _VALUE_DTYPES:
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a real "
+                             f"number Tensor, but got Tensor[{dtype}].")
+    if abstract_of(x1_values).dtype != abstract_of(x2_values).dtype:
+        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    if abstract_of(x1_shape).shape != abstract_of(x2_shape).shape:
+        raise ArgumentValueError(f"For {op}, x1_shape and x2_shape must have one length, got "
+                                 f"{abstract_of(x1_shape).shape} and "
+                                 f"{abstract_of(x2_shape).shape}")
+
+
+class SparseSparseMinimum(PrimitiveClass):
+    """`SparseSparseMinimum()(x1_indices, x1_values, x1_shape, x2_indices, x2_values,
+    x2_shape)`: (y_indices, y_values), the elementwise minimum of two sparse tensors of one
+    shape over the positions either holds (a position one lacks counts as 0)."""
+
+    def __call__(self, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
+        op = "SparseSparseMinimum"
+        _check(op, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape)
+        rank = int(np.asarray(value_input(x1_shape, op, "x1_shape")).size)
+        a, b = (np.asarray(value_input(i, op, name)).reshape(-1, rank)
+                for i, name in ((x1_indices, "x1_indices"), (x2_indices, "x2_indices")))
+        merged, from_a, from_b = merge_positions(a, b)
+        values = F.minimum(_values_at(x1_values, from_a), _values_at(x2_values, from_b))
+        return Tensor(merged), values
