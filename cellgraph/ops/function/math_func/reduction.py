@@ -6,7 +6,6 @@ import numpy as np
 
 from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape
 from cellgraph.ops.function.array_func.segment import _segment_sum
-from cellgraph.ops.function.array_func.shape import swapaxes
 from cellgraph.ops.function.math_func.elementwise import _as_float, isfinite, isnan
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -17,7 +16,7 @@ from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError
-from cellgraph.primitives.nn_functional import cumsum, reduce_prod
+from cellgraph.primitives.nn_functional import cumsum
 
 __all__ = ["addn", "all", "any", "count_nonzero", "cov", "cumprod", "diff", "histc", "logcumsumexp",
            "logsumexp", "nansum", "norm", "reduce_max", "reduce_mean", "reduce_min",
