@@ -231,6 +231,17 @@ def run_passes(graph: Graph, until: str | None = None, record=None,
     return graph
 
 
+def compile_inference(net, inputs) -> Compiled:
+    """`net` (a Cell) compiled for `inputs` in inference mode, `set_train(False)` for the
+    duration: the graph an exported model (ONNX, MindIR) holds."""
+    training = net.training
+    net.set_train(False)
+    try:
+        return compile_callable(net, tuple(inputs))
+    finally:
+        net.set_train(training)
+
+
 def compile_callable(fn, args: tuple, dump_dir: str | None = None,
                      name: str | None = None, keep_stages: bool = False,
                      graph_print: bool = False, syntax_level: int | None = None) -> Compiled:

@@ -49,18 +49,13 @@ def onnx_model(net, inputs, input_names=None, output_names=None, export_params=T
     except ImportError:
         raise UnsupportedError("export(file_format='ONNX') needs the onnx package: pip install "
                                "'cellgraph[onnx]'") from None
-    from cellgraph.compiler.pipeline import compile_callable
+    from cellgraph.compiler.pipeline import compile_inference
     from cellgraph.runtime.tensor import Tensor
 
     for value in inputs:
         if isinstance(value, Tensor) and any(d is None or d < 0 for d in value.shape):
             raise ArgumentValueError("Export ONNX format model not support dynamic shape mode.")
-    training = net.training
-    net.set_train(False)
-    try:
-        compiled = compile_callable(net, tuple(inputs))
-    finally:
-        net.set_train(training)
+    compiled = compile_inference(net, inputs)
     graph = compiled.graph
     if graph.updates:
         names = ", ".join(p.name for p in graph.updates)

@@ -214,19 +214,14 @@ class NodeWriter:
 
 def model_bytes(net, inputs) -> bytes:
     """The MindIR ModelProto bytes of `net` run on `inputs`, compiled in inference mode."""
-    from cellgraph.compiler.pipeline import compile_callable
+    from cellgraph.compiler.pipeline import compile_inference
     from cellgraph.nn import Cell
     from cellgraph.runtime.tensor import Tensor
 
     if not isinstance(net, Cell):
         raise MindIRExportError(f"export(file_format='MINDIR'): cellgraph exports an nn.Cell, "
                                 f"got {type(net).__name__}")
-    training = net.training
-    net.set_train(False)
-    try:
-        compiled = compile_callable(net, tuple(inputs))
-    finally:
-        net.set_train(training)
+    compiled = compile_inference(net, inputs)
     graph = compiled.graph
     name = "graph_construct"
     writer = GraphWriter(name)
