@@ -450,3 +450,11 @@ def _scatter_elements(b, node, inputs):
     return b.op("ScatterElements", [x, b.cast(indices, in_dtype(node, 1), np.int64), updates],
                 axis=node.params.get("axis", 0), reduction=reduction)
 
+
+
+@converts("set_dims")
+def _set_dims(b, node, inputs):
+    """A value retyped for the compiler (a number known at run time): the value itself."""
+    if None in tuple(node.outputs[0].aval.shape):
+        reject(node, "leaves a size to run time, which ONNX models here do not hold")
+    return b.op("Identity", inputs[:1])

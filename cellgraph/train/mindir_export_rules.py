@@ -322,3 +322,11 @@ def _cumsum(w, node):
     return w.writer.call("CumSum", _operands(w, node), int(node.params["axis"]),
                          bool(node.params.get("exclusive", False)),
                          bool(node.params.get("reverse", False)))
+
+
+@exports("set_dims")
+def _set_dims(w, node):
+    """A value retyped for the compiler (a number known at run time): the value itself."""
+    if None in tuple(node.outputs[0].aval.shape):
+        _reject(node, "leaves a size to run time, which cellgraph does not write into MindIR")
+    return w.name_of(node.inputs[0])

@@ -263,3 +263,19 @@ def test_parameter_updates_are_written_as_assignments(tmp_path):
     with open(tmp_path / "state.mindir", "rb") as file:
         model = mindir_proto.decode("ModelProto", file.read())
     assert [p["op_type"] for p in model["primitives"]].count("Assign") == 2
+
+
+def test_a_loop_counted_by_a_python_number_exports(tmp_path):
+    """The counter is a number known at run time (a retyping node, written as the value)."""
+    class Doubling(nn.Cell):
+        def construct(self, x, n):
+            i = 0
+            while i < n:
+                x = x * 2
+                i += 1
+            return x
+
+    net, x, n = Doubling(), Tensor(np.ones(3, np.float32)), Tensor(3)
+    ms.export(net, x, n, file_name=str(tmp_path / "loop"), file_format="MINDIR")
+    graph = nn.GraphCell(ms.load(str(tmp_path / "loop.mindir")))
+    np.testing.assert_array_equal(graph(x, n).asnumpy(), [8.0, 8.0, 8.0])  # MindSpore's too
