@@ -22,7 +22,13 @@ from cellgraph.primitives.errors import ArgumentError, CompileError, DTypeError,
 from . import definedness, dynamic_dims
 from .builder import Builder, Tracer, current_builder, is_tensor_like, is_tensor_target
 from .control_prims import switch_p, while_p
-from .dynamic_sequence import RuntimeScalar, RuntimeSequence, variable_scalar
+from .dynamic_sequence import (
+    RuntimeScalar,
+    RuntimeSequence,
+    number_array,
+    number_dtype,
+    variable_scalar,
+)
 from .effects import RaiseSignal
 from .ir import Var
 from .loop_exits import UNBOUND, has_exit, has_return
@@ -161,9 +167,7 @@ def _as_array(value, like=None):
     """A Python number as a strong 0-d array (of `like`'s dtype when given)."""
     if like is not None:
         return np.asarray(value, abstract_of(like).dtype.np)
-    if isinstance(value, bool):
-        return np.asarray(value)
-    return np.asarray(value, np.int64 if isinstance(value, numbers.Integral) else np.float32)
+    return number_array(value)
 
 
 def _pair_leaves(labels, then_values, else_values, loc, branches):
@@ -322,10 +326,7 @@ def _is_number(value) -> bool:
 
 def _number_type(value) -> dt.DType:
     """The scalar dtype a number has in a graph (MindSpore's: Bool, Int64, Float32)."""
-    if isinstance(value, RuntimeScalar):
-        return value.aval.dtype
-    return dt.bool_ if isinstance(value, bool) else dt.int64 if isinstance(
-        value, numbers.Integral) else dt.float32
+    return value.aval.dtype if isinstance(value, RuntimeScalar) else number_dtype(value)
 
 
 def _never_joins(a, b) -> bool:

@@ -43,6 +43,22 @@ __all__ = ["RuntimeScalar", "RuntimeSequence", "is_runtime_scalar", "is_runtime_
            "sequence_length", "variable_scalar"]
 
 _SCALAR_TYPES = {bool: dt.bool_, int: dt.int64, float: dt.float32}
+
+
+def number_kind(value) -> type:
+    """The Python type a graph takes a real number as: bool, int or float (MindSpore's
+    scalar dtypes Bool, Int64 and Float32, `_SCALAR_TYPES`)."""
+    return bool if isinstance(value, bool) else int if isinstance(
+        value, numbers.Integral) else float
+
+
+def number_dtype(value) -> dt.DType:
+    return _SCALAR_TYPES[number_kind(value)]
+
+
+def number_array(value) -> np.ndarray:
+    """A Python number as the 0-d array of its scalar dtype."""
+    return np.asarray(value, number_dtype(value).np)
 _TYPE_NAMES = {bool: "Bool", int: "Int64", float: "Float32"}
 
 
@@ -72,9 +88,7 @@ def variable_scalar(value) -> RuntimeScalar:
     if isinstance(value, RuntimeScalar):
         return value
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
-        kind = bool if isinstance(value, bool) else int if isinstance(
-            value, numbers.Integral) else float
-        value = set_dims_p(np.asarray(value, _SCALAR_TYPES[kind].np), shape=())
+        value = set_dims_p(number_array(value), shape=())
     elif not isinstance(value, Tracer) or value.aval.shape != ():
         raise DTypeError(f"a variable scalar is made from a number or a 0-d value, got "
                          f"{type(value).__name__}")
@@ -178,10 +192,8 @@ def _element_of(value, where: str) -> tuple[Element, object]:
     if isinstance(value, RuntimeScalar):
         return Element("scalar", value.aval.dtype, (), value.python_type), value
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
-        kind = bool if isinstance(value, bool) else int if isinstance(
-            value, numbers.Integral) else float
-        return Element("scalar", _SCALAR_TYPES[kind], (), kind), np.asarray(
-            value, _SCALAR_TYPES[kind].np)
+        return Element("scalar", number_dtype(value), (), number_kind(value)), number_array(
+            value)
     if is_tensor_like(value) and not isinstance(value, np.ndarray):
         aval = abstract_of(value).strong()
         return Element("tensor", aval.dtype, tuple(aval.shape)), value

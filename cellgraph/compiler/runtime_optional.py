@@ -72,8 +72,10 @@ def joins_with_none(a, b) -> bool:
 def _as_tensor(value):
     """A Python int or float as the 0-d Tensor MindSpore gives for a number that may be None
     (a bool and anything else as it is)."""
+    from .dynamic_sequence import number_array
+
     if isinstance(value, numbers.Number) and not isinstance(value, (bool, complex)):
-        return np.asarray(value, np.int64 if isinstance(value, numbers.Integral) else np.float32)
+        return number_array(value)
     return value
 
 
