@@ -211,15 +211,7 @@ def _matches(item, value):
     if type(item) is not type(value):
         return False
     if isinstance(item, (tuple, list)):
-        if len(item) != len(value):
-            return False
-        result = True
-        for a, b in zip(item, value):
-            step = _matches(a, b)
-            if step is False:
-                return False
-            result = step if result is True else F.logical_and(result, step)
-        return result
+        return len(item) == len(value) and _all_pairs(_matches, item, value)
     return bool(item == value)
 
 
@@ -459,6 +451,19 @@ def _refuse_order(symbol: str, left, right):
                         f"'{type(left).__name__}' and '{type(right).__name__}'")
 
 
+def _all_pairs(test, a, b):
+    """`test` of each pair of items of `a` and `b`, anded: False at the first False, True when
+    every one is, else the graph bool of those known only at run time."""
+    truth = True
+    for x, y in zip(a, b):
+        same = test(x, y)
+        if same is False:
+            return False
+        if same is not True:
+            truth = same if truth is True else F.logical_and(truth, same)
+    return truth
+
+
 def _equal(a, b):
     """Python's `a == b` as a truth value, as a sequence's comparison takes it (the same
     object is equal to itself): a bool, or a variable bool scalar."""
@@ -467,14 +472,7 @@ def _equal(a, b):
     if type(a) in (tuple, list) or type(b) in (tuple, list):
         if type(a) is not type(b) or len(a) != len(b):
             return False
-        truth = True
-        for x, y in zip(a, b):
-            same = _equal(x, y)
-            if same is False:
-                return False
-            if same is not True:
-                truth = same if truth is True else F.logical_and(truth, same)
-        return truth
+        return _all_pairs(_equal, a, b)
     same = a == b
     return tensor_bool(same) if isinstance(same, Tracer) else bool(same)
 
