@@ -327,17 +327,15 @@ class Cell(CellState, CellPrimitives):
 
     def __call__(self, *args, **kwargs):
         # The common call, on the short path: graph mode, no graph being built in any thread,
-        # no keywords, no step lock, no set_inputs signature, and a construct without
-        # keyword-only parameters (`plain_construct`, recorded by _top_level_call): what
-        # `_top_level_call` would do first, run the last all-Tensor call's entry, which checks
-        # the signature and every guard itself and answers STALE when any fails.
+        # no keywords, and a Cell whose positional calls go to construct unchanged
+        # (`plain_calls`, recorded by _top_level_call): what `_top_level_call` would do first,
+        # run the last all-Tensor call's entry, which checks the signature and every guard
+        # itself and answers STALE when any fails.
         if not kwargs and not _core._pushed and _settings["mode"] == _GRAPH_MODE:
-            state = self.__dict__
-            cache = state.get("_graph_cache")
-            if cache is not None:
+            cache = self.__dict__.get("_graph_cache")
+            if cache is not None and cache.plain_calls:
                 last = cache.last
-                if last is not None and cache.plain_construct is type(self).construct \
-                        and self._step_lock is None and "_declared_inputs" not in state:
+                if last is not None:
                     out = last.run(args)
                     if out is not STALE:
                         return out
@@ -369,8 +367,9 @@ class Cell(CellState, CellPrimitives):
         if "_declared_inputs" in self.__dict__:
             _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
         cache = self._graph_cache
-        if fn is self and not kwargs:  # the next such call may take __call__'s short path
-            cache.plain_construct = type(self).construct
+        if fn is self and not kwargs and self._step_lock is None and \
+                "_declared_inputs" not in self.__dict__:  # the next such call may take the
+            cache.plain_calls = True  # short path of __call__
         return run_cached(cache, fn, args, context.dump_dir())
 
     def _graph_arguments(self, args, kwargs):
@@ -642,6 +641,9 @@ class Cell(CellState, CellPrimitives):
         None). Graphs here are specialised to each call's shapes, so the record serves to check
         that later calls fit it (`get_inputs` returns it)."""
         object.__setattr__(self, "_declared_inputs", inputs)
+        cache = self.__dict__.get("_graph_cache")
+        if cache is not None:  # each call is checked against them from now on
+            cache.plain_calls = False
 
     def get_inputs(self):
         return self.__dict__.get("_declared_inputs")

@@ -468,17 +468,14 @@ _BLAS_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 @kernel("matmul")
 def _matmul(x, y, transpose_a=False, transpose_b=False):
     if x.__class__ is np.ndarray and y.__class__ is np.ndarray and x.ndim == 2 == y.ndim:
-        # two matrices: ndarray.dot, which goes to BLAS in half the time np.matmul's ufunc
-        # dispatch takes on small ones, where both make the same BLAS call, bit for bit: float32
-        # or float64 operands, each row- or column-major and aligned (the test inline: a
-        # function call would cost a tenth of the product)
+        # two matrices of float32 or float64: ndarray.dot, which goes to BLAS in half the time
+        # np.matmul's ufunc dispatch takes on small ones (a layout BLAS cannot read, such as a
+        # strided slice, it copies first, so every such product is BLAS's, whatever the layout)
         a = x.T if transpose_a else x
         b = y.T if transpose_b else y
         dtype = a.dtype
         if b.dtype is dtype and dtype in _BLAS_DTYPES:
-            fa, fb = a.flags, b.flags
-            if fa.forc and fa.aligned and fb.forc and fb.aligned:  # forc: C or F contiguous
-                return a.dot(b)
+            return a.dot(b)
     # a matrix's .T, else the array's own swapaxes: np.swapaxes adds a dispatch costing a
     # third of a small product (the 2-D case is inline: a call costs a tenth of one)
     a = (x.T if x.__class__ is np.ndarray and x.ndim == 2 else _swap_last(x)) if transpose_a else x

@@ -388,7 +388,12 @@ def bind_module(module, backend: Backend):
         kernel = backend.kernel(prim_name)
         namespace[name] = functools.partial(kernel, **params) if params else kernel
     for name, value in module.constants.items():
-        namespace[name] = backend.from_host(value) if isinstance(value, np.ndarray) else value
+        if isinstance(value, np.ndarray):
+            value = backend.from_host(value)
+            if isinstance(value, np.ndarray):  # handed out as a result, it stays the graph's
+                value = value.view()  # (Tensor.__setitem__ copies it first)
+                value.flags.writeable = False
+        namespace[name] = value
     filename = f"<cellgraph:{module.entry}>"
     for name in module.functions:
         if name != module.entry:
@@ -448,9 +453,10 @@ class GraphCache:
         self.entries: OrderedDict = OrderedDict()  # (backend name, signature) -> Executable
         self.flat: dict = {}  # flat_key(args) -> Executable, for all-Tensor calls
         self.last: Executable | None = None  # the last all-Tensor call's: tried first
-        # the construct a Cell's call with positional arguments alone passes on unchanged (no
-        # keyword-only parameters): while it is the Cell's, nn.Cell.__call__ may try `last`
-        self.plain_construct = None
+        # set by nn.Cell once a call with positional arguments alone went to its construct
+        # unchanged (no keyword-only parameters, no step lock, no declared inputs): from then
+        # on nn.Cell.__call__ tries `last` first
+        self.plain_calls = False
         self.lock = threading.RLock()
         # flat input positions whose values some specialisation read (value inputs): their
         # values are part of the key, so that calls alternating between values find theirs

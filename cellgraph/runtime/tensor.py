@@ -347,9 +347,18 @@ class Tensor(TensorMethods):
         return (self[i] for i in range(len(self)))
 
     def __setitem__(self, index, value):
-        """In-place assignment outside graphs, with NumPy indexing rules."""
+        """In-place assignment outside graphs, with NumPy indexing rules. As in MindSpore,
+        the elements are written where they lie: a view (`x[0]`, `x[:, 1]`, `x.reshape(...)`,
+        `x.T`, ...) writes its base, and views see writes to their base. Data that may not
+        be written (a graph's constant handed out as a result) is copied first."""
+        index = _host_index(index)
+        value = value.asnumpy() if isinstance(value, Tensor) else value
+        data = self._data
+        if data.__class__ is np.ndarray and data.flags.writeable:
+            data[index] = value
+            return
         host = self.asnumpy().copy()
-        host[_host_index(index)] = value.asnumpy() if isinstance(value, Tensor) else value
+        host[index] = value
         self._data = get_backend().from_host(host)
 
     def __repr__(self) -> str:
@@ -401,8 +410,13 @@ class Tensor(TensorMethods):
         return self.copy()
 
     def assign_value(self, value) -> Tensor:
-        """Replace this tensor's data by `value`'s (same shape), in place; returns self."""
+        """Replace this tensor's data by `value`'s (same shape), in place (where the elements
+        lie, as `__setitem__` writes: its views see the new values); returns self."""
         src = value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
+        data = self._data
+        if data.__class__ is np.ndarray and data.flags.writeable and data.shape == src.shape:
+            np.copyto(data, src, casting="unsafe")
+            return self
         self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
         return self
 

@@ -212,8 +212,9 @@ def test_float16_matmul_accumulates_in_float32(transpose_b):
 @pytest.mark.parametrize("layout", ["c", "f", "strided"])
 @pytest.mark.parametrize("m,k,n", [(2, 3, 3), (1, 5, 1), (5, 1, 7), (17, 64, 1), (64, 130, 33)])
 def test_matrix_products_give_np_matmul_bit_for_bit(dtype, layout, m, k, n):
-    """Two matrices take ndarray.dot (half np.matmul's call cost) only where both would call
-    BLAS the same way; strided operands keep np.matmul."""
+    """Two matrices take ndarray.dot (half np.matmul's call cost), which makes np.matmul's
+    BLAS call for row- and column-major operands; a strided operand (which np.matmul would
+    multiply without BLAS) is copied first, so it gives its row-major copy's product."""
     rng = np.random.default_rng(m * 100 + k * 10 + n)
     a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
     if layout == "f":
@@ -225,4 +226,5 @@ def test_matrix_products_give_np_matmul_bit_for_bit(dtype, layout, m, k, n):
         out = blocked_kernels.TABLE["matmul"](a, y, transpose_b=transpose_b)
         # np.matmul of the same operands (NumPy's own result depends on the right operand's
         # layout: a transposed view sums in another order than a row-major copy)
-        np.testing.assert_array_equal(out, np.matmul(a, y.T if transpose_b else y))
+        left = np.ascontiguousarray(a) if layout == "strided" else a
+        np.testing.assert_array_equal(out, np.matmul(left, y.T if transpose_b else y))

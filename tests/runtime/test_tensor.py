@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import Parameter, ParameterTuple, Tensor
+from cellgraph import Parameter, ParameterTuple, Tensor, ops
 from cellgraph.primitives.errors import DTypeError, ShapeError
 
 F32 = {"rtol": 1e-6, "atol": 1e-7}
@@ -301,6 +301,92 @@ def test_setitem_keeps_dtype_and_is_seen_through_every_reference():
     alias = t
     t[0] = 7.9  # stored in the tensor's own dtype, as NumPy assignment does
     assert_tensor(alias, [7, 2, 3], ms.int32)
+
+
+def _base():
+    return Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+
+
+def _write(view_of, index, value):
+    x = _base()
+    view = view_of(x)
+    view[index] = value
+    return x
+
+
+# (view, index, value, the base afterwards): MindSpore 2.10's in PyNative mode on CPU
+VIEW_WRITES = [
+    (lambda x: x[:, 1], 0, 7, [[0, 7, 2], [3, 4, 5]]),
+    (lambda x: x[0], 1, 9, [[0, 9, 2], [3, 4, 5]]),
+    (lambda x: x.view(3, 2), (0, 0), 5, [[5, 1, 2], [3, 4, 5]]),
+    (lambda x: x.reshape(3, 2), (0, 0), 5, [[5, 1, 2], [3, 4, 5]]),
+    (lambda x: ops.reshape(x, (3, 2)), (0, 0), 5, [[5, 1, 2], [3, 4, 5]]),
+    (lambda x: x.transpose(1, 0), (0, 1), -1, [[0, 1, 2], [-1, 4, 5]]),
+    (lambda x: ops.transpose(x, (1, 0)), (0, 0), 5, [[5, 1, 2], [3, 4, 5]]),
+    (lambda x: x.T, (0, 0), 11, [[11, 1, 2], [3, 4, 5]]),
+    (lambda x: x.split(1, axis=0)[0], (0, 0), 42, [[42, 1, 2], [3, 4, 5]]),
+    (lambda x: x.unsqueeze(0), (0, 0, 0), 42, [[42, 1, 2], [3, 4, 5]]),
+    (lambda x: x.expand_dims(0), (0, 0, 0), 42, [[42, 1, 2], [3, 4, 5]]),
+    (lambda x: x.squeeze(), (0, 0), 42, [[42, 1, 2], [3, 4, 5]]),
+    (lambda x: x.flatten(), 0, 42, [[42, 1, 2], [3, 4, 5]]),
+    (lambda x: x[0], slice(None), Tensor([7.0, 8.0, 9.0]), [[7, 8, 9], [3, 4, 5]]),
+    (lambda x: x[0:1][0], 1, -3, [[0, -3, 2], [3, 4, 5]]),
+]
+
+
+@pytest.mark.parametrize("view_of,index,value,expected", VIEW_WRITES)
+def test_setitem_on_a_view_writes_its_base_as_mindspore_pynative(view_of, index, value,
+                                                                 expected):
+    assert_tensor(_write(view_of, index, value), np.array(expected, np.float32), ms.float32)
+
+
+def test_views_see_writes_to_their_base_and_parameters_take_them():
+    x = _base()
+    row, flat = x[0], x.view(-1)
+    x[0, 0] = 11
+    x[1, 1] = 50
+    assert_tensor(row, np.array([11, 1, 2], np.float32), ms.float32)
+    assert_tensor(flat, np.array([11, 1, 2, 3, 50, 5], np.float32), ms.float32)
+    p = Parameter(_base(), name="p")
+    row = p[0]
+    row[1] = 9
+    assert_tensor(p, np.array([[0, 9, 2], [3, 4, 5]], np.float32), ms.float32)
+
+
+def test_in_place_methods_write_where_the_elements_lie():
+    """`x.add_(1)` and the other in-place methods write the Tensor's elements, so its views
+    see the new values, and a view's in-place method writes its base."""
+    x = _base()
+    row = x[0]
+    x.add_(1)
+    assert_tensor(row, np.array([1, 2, 3], np.float32), ms.float32)
+    row.mul_(10)
+    assert_tensor(x, np.array([[10, 20, 30], [4, 5, 6]], np.float32), ms.float32)
+    x.fill_(2.5)
+    assert_tensor(row, np.array([2.5, 2.5, 2.5], np.float32), ms.float32)
+
+
+def test_a_graphs_constant_result_is_written_as_a_copy():
+    """A compiled graph hands out its constants as results; writing into such a result
+    changes that result alone, never what the next call returns."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Constants(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.k = Tensor(np.ones(3, np.float32))
+
+        def construct(self, x):
+            return self.k, ops.ones((3,), ms.float32), x + 1
+
+    net = Constants()
+    x = Tensor(np.zeros(3, np.float32))
+    for out in net(x):
+        out[0] = 9
+        assert out.asnumpy()[0] == 9
+    for out in net(x):
+        np.testing.assert_array_equal(out.asnumpy(), [1, 1, 1])
+    np.testing.assert_array_equal(net.k.asnumpy(), [1, 1, 1])
 
 
 # ----- print and repr -------------------------------------------------------------------------

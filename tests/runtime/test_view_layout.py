@@ -1,6 +1,6 @@
 """What MindSpore's PyNative makes as views report their layout (is_contiguous, stride,
-storage_offset), though cellgraph's results are copies: the values below are MindSpore 2.10's
-on CPU for a float32 Tensor of shape (2, 3, 4)."""
+storage_offset); the values below are MindSpore 2.10's on CPU for a float32 Tensor of shape
+(2, 3, 4)."""
 import numpy as np
 import pytest
 
