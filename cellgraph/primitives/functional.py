@@ -421,6 +421,11 @@ def getitem(x, index):
             # is the empty list; its graphs select nothing)
             raise IndexValueError("GetItem: When tensor is indexed by list, the list can't be "
                                   "empty.")
+        elif is_value(item) and running_eagerly() and abstract_of(item).ndim == 0 and \
+                abstract_of(item).dtype.is_int:
+            # MindSpore's PyNative reads a 0-d integer Tensor as the int it holds: x[Tensor(1)]
+            # is the view x[1], which writes its base
+            static.append(int(item))
         elif isinstance(item, (list, np.ndarray)) or is_value(item):
             tensors.append(pos)
             static.append(item)

@@ -331,6 +331,8 @@ VIEW_WRITES = [
     (lambda x: x.flatten(), 0, 42, [[42, 1, 2], [3, 4, 5]]),
     (lambda x: x[0], slice(None), Tensor([7.0, 8.0, 9.0]), [[7, 8, 9], [3, 4, 5]]),
     (lambda x: x[0:1][0], 1, -3, [[0, -3, 2], [3, 4, 5]]),
+    (lambda x: x[Tensor(1)], 0, 5, [[0, 1, 2], [5, 4, 5]]),  # a 0-d index is its int
+    (lambda x: x[Tensor(-1), 1:], 0, 8, [[0, 1, 2], [3, 8, 5]]),
 ]
 
 
