@@ -645,6 +645,9 @@ class UninitializedTensor(Tensor):
     def asnumpy(self) -> np.ndarray:
         return self.init_data().asnumpy()
 
+    def __setitem__(self, index, value):
+        self.init_data()[index] = value
+
     def __repr__(self) -> str:
         return (f"Tensor(shape={list(self.shape)}, dtype={self._dtype.label}, value=\n"
                 f"<uninitialized>)")
