@@ -211,19 +211,24 @@ def _nll_loss_grad(logits, loss_grad, labels, weight, total_weight, reduction="m
 
 def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_params_axis=1):
     """(dx, dgamma, dbeta) of LayerNorm from its saved mean and variance (epsilon 1e-12, as
-    MindSpore's kernel): dx = rstd (g - mean(g) - xhat mean(g xhat)) with g = dy gamma over the
-    normalised axes; dgamma, dbeta the sums of dy xhat and dy over the other axes."""
+    MindSpore's kernel): dx = rstd (g - mean(g) - xhat mean(g xhat) + mean(xhat) mean(g xhat))
+    with g = dy gamma over the normalised axes (the last term, zero when `mean` is x's own, is
+    kept as MindSpore's kernel keeps it); dgamma, dbeta the sums of dy xhat and dy over the
+    axes before begin_params_axis (none when it is 0)."""
     rank = len(x.shape)
     norm_axes = tuple(range(begin_norm_axis % rank, rank))
     lead_axes = tuple(range(begin_params_axis % rank))
     rstd = F.rsqrt(F.add(variance, 1e-12))
     xhat = F.mul(F.sub(x, mean), rstd)
     g = F.mul(dy, gamma)
-    dx = F.mul(rstd, F.sub(F.sub(g, F.reduce_mean(g, norm_axes, keep_dims=True)),
-                           F.mul(xhat, F.reduce_mean(F.mul(g, xhat), norm_axes,
-                                                     keep_dims=True))))
-    return (dx, F.reduce_sum(F.mul(dy, xhat), lead_axes),
-            F.reduce_sum(dy, lead_axes))
+    mean_g_xhat = F.reduce_mean(F.mul(g, xhat), norm_axes, keep_dims=True)
+    dx = F.mul(rstd, F.add(F.sub(F.sub(g, F.reduce_mean(g, norm_axes, keep_dims=True)),
+                                 F.mul(xhat, mean_g_xhat)),
+                           F.mul(F.reduce_mean(xhat, norm_axes, keep_dims=True), mean_g_xhat)))
+    dgamma, dbeta = F.mul(dy, xhat), dy
+    if lead_axes:  # an empty axis tuple would sum over every axis
+        dgamma, dbeta = F.reduce_sum(dgamma, lead_axes), F.reduce_sum(dbeta, lead_axes)
+    return dx, dgamma, dbeta
 
 
 def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, wins=None, loses=None):
