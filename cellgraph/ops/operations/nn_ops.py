@@ -22,8 +22,8 @@ from cellgraph.ops.function.array_func.padding import (
     _check_tensor,
     _host_ints,
     _pad_with_tensor,
-    _pairs_from_last,
     pad_pairs_mode,
+    paddings_pairs,
 )
 from cellgraph.ops.function.array_func.padding import pad as _pad
 from cellgraph.ops.function.nn_func.activation import (
@@ -346,11 +346,7 @@ class PadV3(PrimitiveClass):
 
     def __call__(self, x, paddings, constant_value=None):
         _check_tensor(x, "PadV3", "x")
-        flat = _ints(_host_ints(paddings), "PadV3", "paddings")
-        if not self.paddings_contiguous:
-            half = len(flat) // 2
-            flat = tuple(v for pair in zip(flat[:half], flat[half:]) for v in pair)
-        pairs = _pairs_from_last(flat, abstract_of(x).ndim, "PadV3")
+        pairs = paddings_pairs(paddings, self.paddings_contiguous, abstract_of(x).ndim, "PadV3")
         if self.mode != "constant":
             return pad_pairs_mode(x, pairs, self.mode, op="PadV3")
         if constant_value is None or isinstance(constant_value, numbers.Number):
