@@ -123,6 +123,7 @@ def test_every_class_is_tested_and_shows_its_attributes():
                  "IgammaGradA",  # tests/ops/test_igamma.py
                  "ROIAlignGrad",  # tests/ops/test_roi_align.py
                  "PSROIPoolingGrad",  # tests/ops/test_ps_roi_pooling_grad.py
+                 "PadV3Grad",  # tests/ops/test_pad_v3_grad.py
                  "L2NormalizeGrad",  # below
                  "MaxPool3DGradGrad",  # tests/ops/test_max_pool3d_grad_grad.py
                  "MaxPoolGradGrad",  # tests/ops/test_max_pool_grad_grad.py

@@ -1,6 +1,7 @@
 """G.LayerNormGrad: (dx, dgamma, dbeta) from the saved mean and variance for several norm and
 params axes, as MindSpore 2.10 gives them (recorded below, to 4 places)."""
 import numpy as np
+import pytest
 
 import cellgraph as ms
 from cellgraph.ops.operations import _grad_ops as G
@@ -21,3 +22,46 @@ def test_as_mindspore():
     for key, want in EXPECTED.items():
         for got, expected in zip(out[key], want, strict=True):
             np.testing.assert_allclose(np.array(got), np.array(expected), atol=2e-4)
+
+
+X = np.array([[0.42, 0.72, 0.0], [0.3, 0.15, 0.09]], np.float32)
+DY = np.array([[0.19, 0.35, 0.4], [0.54, 0.42, 0.69]], np.float32)
+
+
+# statistics that are not x's own, and begin_params_axis 0 (dgamma and dbeta unsummed):
+# MindSpore 2.10's outputs, recorded to 6 places
+@pytest.mark.parametrize("axes, mean, var, gamma, expected", [
+    ((0, 0), [[0.2]], [[0.88]], [[0.03, 0.67, 0.42], [0.56, 0.14, 0.2]],
+     [[[-0.158014, 0.079727, 0.023623], [0.160734, -0.095865, -0.010205]],
+      [[0.044559, 0.194013, -0.08528], [0.057564, -0.022386, -0.08091]],
+      [[0.19, 0.35, 0.4], [0.54, 0.42, 0.69]]]),
+    ((1, 1), [[0.8], [0.97]], [[0.31], [0.69]], [0.88, 0.89, 0.09],
+     [[[0.001215, 0.32832, -0.329536], [0.253887, 0.072534, -0.326421]],
+      [-0.565231, -0.464898, -1.30572], [0.73, 0.77, 1.09]]),
+    ((1, 0), [[0.04], [0.17]], [[0.88], [0.1]], [[0.42, 0.96, 0.53], [0.69, 0.32, 0.69]],
+     [[[-0.142055, 0.100732, 0.041323], [0.132295, -0.608845, 0.47655]],
+      [[0.076965, 0.253709, -0.017056], [0.221992, -0.026563, -0.174558]],
+      [[0.19, 0.35, 0.4], [0.54, 0.42, 0.69]]]),
+])
+def test_given_statistics_and_unsummed_params(axes, mean, var, gamma, expected):
+    args = (X, DY, np.array(var, np.float32), np.array(mean, np.float32),
+            np.array(gamma, np.float32))
+    outputs = G.LayerNormGrad(*axes)(*map(ms.Tensor, args))
+    for got, want in zip(outputs, expected, strict=True):
+        np.testing.assert_allclose(got.asnumpy(), np.array(want), atol=2e-6)
+
+
+def test_vmap_with_params_axis_zero():
+    """vmap over LayerNormGrad(0, 0): each example normalised over all its axes, its dgamma and
+    dbeta of gamma's shape (MindSpore 2.10 gives the per-example results stacked)."""
+    args = [np.stack([a, a * 0.5]) for a in (X, DY)]
+    stats = [np.array([[[0.2]], [[0.3]]], np.float32), np.array([[[0.88]], [[0.5]]], np.float32)]
+    gamma = np.stack([X + 0.1, DY])
+    batched = ms.ops.vmap(G.LayerNormGrad(0, 0), in_axes=0)(
+        *map(ms.Tensor, (*args, stats[1], stats[0], gamma)))
+    for i in range(2):
+        single = G.LayerNormGrad(0, 0)(*(ms.Tensor(a[i]) for a in
+                                         (*args, stats[1], stats[0], gamma)))
+        for got, want in zip(batched, single, strict=True):
+            assert got.shape == (2, 2, 3)
+            np.testing.assert_allclose(got.asnumpy()[i], want.asnumpy(), rtol=1e-6)

@@ -11,7 +11,12 @@ from cellgraph import _checkparam as validator
 from cellgraph.forward import jvp, vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.indexing import gather_elements
-from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.ops.function.array_func.padding import (
+    _host_ints,
+    pad,
+    pad_pairs_mode,
+    paddings_pairs,
+)
 from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
 from cellgraph.ops.function.nn_func.fractional_pool import (
@@ -29,7 +34,7 @@ from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.dynamic_ops import shape_of
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.gamma_ops import igamma_grad_a
 from cellgraph.primitives.math_ops import sum_to
@@ -211,19 +216,24 @@ def _nll_loss_grad(logits, loss_grad, labels, weight, total_weight, reduction="m
 
 def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_params_axis=1):
     """(dx, dgamma, dbeta) of LayerNorm from its saved mean and variance (epsilon 1e-12, as
-    MindSpore's kernel): dx = rstd (g - mean(g) - xhat mean(g xhat)) with g = dy gamma over the
-    normalised axes; dgamma, dbeta the sums of dy xhat and dy over the other axes."""
+    MindSpore's kernel): dx = rstd (g - mean(g) - xhat mean(g xhat) + mean(xhat) mean(g xhat))
+    with g = dy gamma over the normalised axes (the last term, zero when `mean` is x's own, is
+    kept as MindSpore's kernel keeps it); dgamma, dbeta the sums of dy xhat and dy over the
+    axes before begin_params_axis (none when it is 0)."""
     rank = len(x.shape)
     norm_axes = tuple(range(begin_norm_axis % rank, rank))
     lead_axes = tuple(range(begin_params_axis % rank))
     rstd = F.rsqrt(F.add(variance, 1e-12))
     xhat = F.mul(F.sub(x, mean), rstd)
     g = F.mul(dy, gamma)
-    dx = F.mul(rstd, F.sub(F.sub(g, F.reduce_mean(g, norm_axes, keep_dims=True)),
-                           F.mul(xhat, F.reduce_mean(F.mul(g, xhat), norm_axes,
-                                                     keep_dims=True))))
-    return (dx, F.reduce_sum(F.mul(dy, xhat), lead_axes),
-            F.reduce_sum(dy, lead_axes))
+    mean_g_xhat = F.reduce_mean(F.mul(g, xhat), norm_axes, keep_dims=True)
+    dx = F.mul(rstd, F.add(F.sub(F.sub(g, F.reduce_mean(g, norm_axes, keep_dims=True)),
+                                 F.mul(xhat, mean_g_xhat)),
+                           F.mul(F.reduce_mean(xhat, norm_axes, keep_dims=True), mean_g_xhat)))
+    dgamma, dbeta = F.mul(dy, xhat), dy
+    if lead_axes:  # an empty axis tuple would sum over every axis
+        dgamma, dbeta = F.reduce_sum(dgamma, lead_axes), F.reduce_sum(dbeta, lead_axes)
+    return dx, dgamma, dbeta
 
 
 def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, wins=None, loses=None):
@@ -472,10 +482,48 @@ class PSROIPoolingGrad(PrimitiveClass):
                                    self.group_size, self.output_dim)
 
 
+class PadV3Grad(PrimitiveClass):
+    """`G.PadV3Grad(mode="reflect", paddings_contiguous=True)(x, paddings)`: PadV3's gradient
+    for `x`, the gradient of its padded output: the pullback of padding an input of x's shape
+    less the paddings in `mode` ("reflect", "edge" or "circular"), so each padded position's
+    gradient is added onto the input position it was read from."""
+
+    def __init__(self, mode="reflect", paddings_contiguous=True):
+        name = "PadV3Grad"
+        validator.check_string(mode, ["reflect", "edge", "circular"], "mode", name)
+        validator.check_bool(paddings_contiguous, "paddings_contiguous", name)
+        self.mode, self.paddings_contiguous = mode, paddings_contiguous
+        self._attrs = {"mode": mode, "paddings_contiguous": paddings_contiguous}
+
+    def __call__(self, x, paddings):
+        op = "PadV3Grad"
+        aval = abstract_of(x)
+        if aval.dtype == mstype.bool_:
+            raise DTypeError(f"For primitive[{op}], the input argument[x] must be a number "
+                             f"Tensor, but got Tensor[Bool].")
+        count = len(_host_ints(paddings))
+        if count not in (2, 4, 6):
+            raise ArgumentValueError(f"For '{op}', the length of paddings must be 2, 4 or 6, but "
+                                     f"got {count}")
+        if aval.ndim != count // 2 + 2:  # MindSpore's wording, its operands swapped
+            raise ArgumentValueError(f"For primitive[{op}], the input dims when padding's size "
+                                     f"equal {count} must be equal to {aval.ndim}, but got "
+                                     f"{count // 2 + 2}.")
+        pairs = paddings_pairs(paddings, self.paddings_contiguous, aval.ndim, op)
+        shape = tuple(n - before - after for n, (before, after) in zip(aval.shape, pairs,
+                                                                       strict=True))
+        if any(n <= 0 for n in shape):
+            raise ArgumentValueError(f"For '{op}', the paddings {pairs} leave no input of the "
+                                     f"gradient of shape {tuple(aval.shape)}.")
+        _, pullback = vjp(lambda v: pad_pairs_mode(v, pairs, self.mode, op=op),
+                          F.zeros(shape, aval.dtype))
+        return pullback(x)[0]
+
+
 for _name, (_fn, _attrs) in _CLASSES.items():
     globals()[_name] = define_class(_name, _fn, _attrs, __name__,
                                     f"`G.{_name}({', '.join(_attrs or ())})(...)`: "
                                     f"{(_fn.__doc__ or '').strip() or 'see the module'}")
 del _name, _fn, _attrs
 
-__all__ = [*list(_CLASSES), "KLDivLossGrad", "PSROIPoolingGrad"]  # noqa: PLE0604
+__all__ = [*list(_CLASSES), "KLDivLossGrad", "PSROIPoolingGrad", "PadV3Grad"]  # noqa: PLE0604

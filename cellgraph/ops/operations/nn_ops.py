@@ -22,8 +22,8 @@ from cellgraph.ops.function.array_func.padding import (
     _check_tensor,
     _host_ints,
     _pad_with_tensor,
-    _pairs_from_last,
     pad_pairs_mode,
+    paddings_pairs,
 )
 from cellgraph.ops.function.array_func.padding import pad as _pad
 from cellgraph.ops.function.nn_func.activation import (
@@ -98,6 +98,7 @@ from cellgraph.ops.function.nn_func.pooling import (
     unpool_windows,
 )
 from cellgraph.ops.function.nn_func.rnn import packed_lstm
+from cellgraph.ops.function.nn_func.roi_pooling import ps_roi_pooling
 from cellgraph.ops.function.nn_func.window_pool import (
     check_argmax_type,
     check_ceil_mode,
@@ -345,11 +346,7 @@ class PadV3(PrimitiveClass):
 
     def __call__(self, x, paddings, constant_value=None):
         _check_tensor(x, "PadV3", "x")
-        flat = _ints(_host_ints(paddings), "PadV3", "paddings")
-        if not self.paddings_contiguous:
-            half = len(flat) // 2
-            flat = tuple(v for pair in zip(flat[:half], flat[half:]) for v in pair)
-        pairs = _pairs_from_last(flat, abstract_of(x).ndim, "PadV3")
+        pairs = paddings_pairs(paddings, self.paddings_contiguous, abstract_of(x).ndim, "PadV3")
         if self.mode != "constant":
             return pad_pairs_mode(x, pairs, self.mode, op="PadV3")
         if constant_value is None or isinstance(constant_value, numbers.Number):
@@ -1568,3 +1565,31 @@ class AdaptiveMaxPool3D(PrimitiveClass):
 
 __all__ += ["AdaptiveMaxPool3D", "DataFormatVecPermute", "FractionalAvgPool", "FractionalMaxPool",
             "NthElement"]
+
+
+class PSROIPooling(PrimitiveClass):
+    """`ops.PSROIPooling(spatial_scale, group_size, output_dim)(features, rois)`:
+    position-sensitive ROI pooling (`ps_roi_pooling`); the attributes checked when the class
+    is made, as MindSpore checks them."""
+
+    def __init__(self, spatial_scale, group_size, output_dim):
+        from cellgraph import _checkparam as validator
+
+        name = "PSROIPooling"
+        validator.check_positive_float(spatial_scale, "spatial_scale", name)
+        validator.check_positive_int(group_size, "group_size", name)
+        validator.check_positive_int(output_dim, "output_dim", name)
+        self.spatial_scale = spatial_scale
+        self.group_size = group_size
+        self.output_dim = output_dim
+        self._attrs = {"spatial_scale": spatial_scale, "group_size": group_size,
+                       "output_dim": output_dim}
+
+    def __call__(self, *operands):
+        if len(operands) != 2:
+            raise DTypeError(f"For primitive[PSROIPooling], the inputs number must be 2, but "
+                             f"got {len(operands)}.")
+        return ps_roi_pooling(*operands, self.spatial_scale, self.group_size, self.output_dim)
+
+
+__all__ += ["PSROIPooling"]

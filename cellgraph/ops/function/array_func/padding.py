@@ -69,6 +69,17 @@ def _pairs_from_last(flat: tuple, ndim: int, op: str) -> list:
     return pairs
 
 
+def paddings_pairs(paddings, contiguous: bool, ndim: int, op: str) -> list:
+    """PadV3's `paddings` (a tuple or a Tensor read when the graph is built), pairs from the
+    last axis backwards: contiguous (begin0, end0, begin1, end1, ...), otherwise (begin0,
+    begin1, ..., end0, end1, ...) -> one (before, after) pair per axis."""
+    flat = _ints(_host_ints(paddings), op, "paddings")
+    if not contiguous:
+        half = len(flat) // 2
+        flat = tuple(v for pair in zip(flat[:half], flat[half:]) for v in pair)
+    return _pairs_from_last(flat, ndim, op)
+
+
 def _check_tensor(x, op: str, name: str):
     if not hasattr(x, "aval"):
         raise DTypeError(f"{op}: `{name}` must be a Tensor, got {type(x).__name__}")

@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 
+from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.math_func.reduction import logsumexp
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -24,6 +25,33 @@ __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_en
            "sigmoid_cross_entropy_with_logits", "smooth_l1_loss", "triplet_margin_loss"]
 
 
+def _ctc_lengths(op: str, name: str, lengths, batch: int):
+    """A CTC length argument as MindSpore's primitive takes it: an int32/int64 Tensor, or a
+    tuple of Python ints (made an int64 Tensor); a tuple holding a float or a bool is typed
+    by its widest element and refused, as is a list or a single number."""
+    if is_tensor(lengths):
+        dtype = abstract_of(lengths).dtype
+        if dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+        count = abstract_of(lengths).shape[0] if abstract_of(lengths).ndim else None
+    elif isinstance(lengths, tuple) and all(isinstance(v, numbers.Number) for v in lengths):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in lengths):
+            kind = ("Float32" if any(isinstance(v, float) for v in lengths)
+                    else "Bool" if any(isinstance(v, bool) for v in lengths) else "External")
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{Int32, Int64}}, but got {kind}.")
+        lengths, count = A.cast(np.asarray(lengths, np.int64), dtype=dt.int64), len(lengths)
+    else:
+        raise DTypeError(f"For primitive[{op}], the input {name} must be a tuple or a tensor "
+                         f"with all Int elements, but got {type(lengths).__name__} "
+                         f"{lengths!r:.60}.")
+    if count is not None and count != batch:
+        raise ShapeError(f"For primitive[{op}], the {name}.shape[0] must be equal to {batch} , "
+                         f"but got {count}.")
+    return lengths
+
+
 def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
                  reduction="none", zero_infinity=False):
     """(neg_log_likelihood (N,), log_alpha (N, T, 2S+1)): the CTC forward recursion over the
@@ -37,6 +65,8 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
                                  f"{reduction!r}")
     if not 0 <= blank < classes:
         raise ArgumentValueError(f"{op}: blank must be in [0, {classes}), got {blank}")
+    input_lengths = _ctc_lengths(op, "input_lengths", input_lengths, batch)
+    target_lengths = _ctc_lengths(op, "target_lengths", target_lengths, batch)
     ext = 2 * s_len + 1
     labels = F.cast(targets, dt.int64)
     # a target label outside [0, C) raises when the graph runs (MindSpore's CPU kernel reads

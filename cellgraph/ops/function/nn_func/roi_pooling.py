@@ -1,7 +1,8 @@
-"""Position-sensitive ROI pooling's gradient (MindSpore's `PSROIPoolingGrad`), written with
-ops: each pooled bin's incoming gradient is spread evenly over the feature pixels of its bin,
-in the channel that bin reads (channel `c * group_size^2 + bin_row * group_size + bin_col`),
-as MindSpore's CPU kernel does."""
+"""Position-sensitive ROI pooling (MindSpore's `PSROIPooling`) and its gradient
+(`PSROIPoolingGrad`), written with ops: each pooled bin is the mean of the feature pixels of
+its bin in the channel that bin reads (channel `c * group_size^2 + bin_row * group_size +
+bin_col`), and the gradient spreads each bin's incoming gradient evenly over those pixels, as
+MindSpore's CPU kernels do."""
 from __future__ import annotations
 
 import numpy as np
@@ -62,20 +63,22 @@ def _round_half_away(x):
     return F.mul(F.sign(x), F.floor(F.add(F.abs(x), 0.5)))
 
 
-def _bin_masks(start, end, bins: int, length: int):
+def _bin_masks(start, end, bins: int, length: int, limit=None, dtype=dt.float32):
     """For rois (N,) spanning [start, end) in scaled units, split into `bins` bins: which of
-    `length` pixels each bin covers (N, bins, length), and each bin's pixel count (N, bins)."""
+    `length` pixels each bin covers (N, bins, length), and each bin's pixel count (N, bins).
+    Bin edges are clipped to [0, limit] (`length` unless given); arithmetic in `dtype`."""
+    limit = float(length if limit is None else limit)
     size = F.maximum(F.sub(end, start), _MIN_ROI_SIZE)
     bin_size = F.div(size, float(bins))
-    index = Tensor(np.arange(bins, dtype=np.float32))
+    index = Tensor(np.arange(bins), dtype)
     low = F.add(F.mul(F.expand_dims(bin_size, 1), index), F.expand_dims(start, 1))
     high = F.add(F.mul(F.expand_dims(bin_size, 1), F.add(index, 1.0)), F.expand_dims(start, 1))
-    low = F.minimum(F.maximum(F.floor(low), 0.0), float(length))
-    high = F.minimum(F.maximum(F.ceil(high), 0.0), float(length))
-    pixels = F.reshape(Tensor(np.arange(length, dtype=np.float32)), (1, 1, length))
+    low = F.minimum(F.maximum(F.floor(low), 0.0), limit)
+    high = F.minimum(F.maximum(F.ceil(high), 0.0), limit)
+    pixels = F.reshape(Tensor(np.arange(length), dtype), (1, 1, length))
     covered = F.logical_and(F.greater_equal(pixels, F.expand_dims(low, 2)),
                             F.less(pixels, F.expand_dims(high, 2)))
-    return F.cast(covered, dt.float32), F.maximum(F.sub(high, low), 0.0)
+    return F.cast(covered, dtype), F.maximum(F.sub(high, low), 0.0)
 
 
 def ps_roi_pooling_grad(dy, rois, input_size, spatial_scale, group_size, output_dim):
@@ -112,3 +115,75 @@ def ps_roi_pooling_grad(dy, rois, input_size, spatial_scale, group_size, output_
     owner = one_hot(image, batch, Tensor(1.0, dt.float32), Tensor(0.0, dt.float32))  # (N, B)
     grad = F.matmul(F.transpose(owner, (1, 0)), spread)
     return F.reshape(grad, (batch, channels, height, width))
+
+
+_FORWARD = "PSROIPooling"
+_FLOATS = (dt.float16, dt.float32, dt.float64)
+
+
+def _check_pooling_operands(features, rois, group_size: int, output_dim: int):
+    """MindSpore's type checks (TypeError) and shape inference (RuntimeError) of PSROIPooling."""
+    kinds = []
+    for name, value in (("x", features), ("rois", rois)):
+        if isinstance(value, (bool, int, float)):
+            kind = {bool: "Bool", int: "Int64", float: "Float32"}[type(value)]
+            raise DTypeError(f"For Primitive[{_FORWARD}], the type of input argument[{name}] "
+                             f"must be Tensor but got {kind}.")
+        dtype = abstract_of(value).dtype
+        if dtype not in _FLOATS:
+            raise DTypeError(f"For primitive[{_FORWARD}], the input argument[{name}] must be a "
+                             f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, "
+                             f"but got Tensor[{dtype}].")
+        kinds.append(dtype)
+    if kinds[0] != kinds[1]:
+        raise DTypeError(f"For '{_FORWARD}', input[features] is expected to have the same type "
+                         f"with input[rois], but got type (Tensor[{kinds[0]}], "
+                         f"Tensor[{kinds[1]}]).")
+    x_shape, rois_shape = abstract_of(features).shape, abstract_of(rois).shape
+    if not 0 < group_size < 128:
+        raise RunError(f"For '{_FORWARD}', 'group_size' should be in the range (0, 128), but "
+                       f"got: {group_size}")
+    if x_shape[0] != rois_shape[0]:
+        raise RunError(f"For '{_FORWARD}', the batch number of input 'features' and 'rois' "
+                       f"must be equal, but got: {x_shape[0]} and {rois_shape[0]} respectively.")
+    if len(x_shape) != 4:
+        raise RunError(f"For '{_FORWARD}', input 'features' shape must be 4d(NCHW), but got: "
+                       f"{len(x_shape)}")
+    if x_shape[1] is not None and x_shape[1] != output_dim * group_size * group_size:
+        raise RunError(f"For '{_FORWARD}', the second dimension({x_shape[1]}) of the input "
+                       f"'features' is illegal, it is not equal to group_size({group_size}) * "
+                       f"group_size({group_size}) * output_dim({output_dim}).")
+    if len(rois_shape) != 3 or rois_shape[1] != 5:
+        raise RunError(f"For '{_FORWARD}', expected rois of shape (batch, 5, rois_n), got "
+                       f"{tuple(rois_shape)}.")
+
+
+def ps_roi_pooling(features, rois, spatial_scale, group_size, output_dim):
+    """Position-sensitive ROI pooling of `features` (B, output_dim * group_size^2, H, W) over
+    `rois` (B, 5, R), each column a roi (batch index, x1, y1, x2, y2) in input coordinates:
+    (B * R, output_dim, group_size, group_size), bin (i, j) of output channel d the mean of
+    channel (d * group_size + i) * group_size + j over the bin's pixels. Corners are scaled by
+    `spatial_scale` and rounded half away from zero, a roi is at least 0.1 wide, bin edges are
+    clipped to [0, H - 1] and [0, W - 1] as in MindSpore's CPU kernel (so its last row and
+    column are never read), and an empty bin is 0. With one roi per image this is MindSpore's
+    CPU kernel; with several it reads the roi columns the documentation describes (the kernel
+    reads the rois in memory order, as if they were (B * R, 5), past the end of its output)."""
+    _check_pooling_operands(features, rois, group_size, output_dim)
+    dtype = abstract_of(features).dtype
+    _, _, height, width = abstract_of(features).shape
+    boxes = F.reshape(F.transpose(rois, (0, 2, 1)), (-1, 5))  # (N, 5)
+    image = F.cast(boxes[:, 0], dt.int32)  # C's conversion: toward zero
+    scale = Tensor(spatial_scale, dtype)
+    start_w, start_h, end_w, end_h = (_round_half_away(F.mul(boxes[:, k], scale))
+                                      for k in range(1, 5))
+    rows, row_counts = _bin_masks(start_h, end_h, group_size, height, height - 1, dtype)
+    cols, col_counts = _bin_masks(start_w, end_w, group_size, width, width - 1, dtype)
+    picked = F.gather(features, image, 0)  # (N, D * g * g, H, W)
+    picked = F.reshape(picked, (-1, output_dim, group_size, group_size, height, width))
+    # pooled[n, d, i, j] = sum_hw picked[n, d, i, j, h, w] * rows[n, i, h] * cols[n, j, w]
+    by_rows = F.reduce_sum(F.mul(picked, F.reshape(rows, (-1, 1, group_size, 1, height, 1))),
+                           4)  # (N, D, g, g, W)
+    summed = F.reduce_sum(F.mul(by_rows, F.reshape(cols, (-1, 1, 1, group_size, width))), 4)
+    area = F.expand_dims(F.mul(F.expand_dims(row_counts, 2), F.expand_dims(col_counts, 1)), 1)
+    return F.select(F.greater(area, 0.0), F.div(summed, F.maximum(area, 1.0)),
+                    F.zeros_like(summed))
