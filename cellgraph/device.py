@@ -19,6 +19,13 @@ _DETERMINISTIC_SET = []  # one entry once set_deterministic has run
 
 def set_device(device_target, device_id=None) -> None:
     """Run on `device_target` ("CPU", "GPU"; "Ascend" warns and runs on the CPU)."""
+    valid_targets = ["CPU", "GPU", "Ascend"]
+    if device_target not in valid_targets:  # None included, as MindSpore checks it
+        raise ArgumentValueError(f"The argument 'device_target' must be one of {valid_targets}, "
+                                 f"but got {device_target}.")
+    if device_id is not None and not isinstance(device_id, bool) and isinstance(
+            device_id, int) and device_id < 0:
+        raise ArgumentValueError("The device id must bigger than or equal to 0.")
     context.set_context(device_target=device_target)
     if device_id is not None:
         context.set_context(device_id=device_id)

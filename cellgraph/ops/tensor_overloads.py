@@ -954,6 +954,7 @@ def _scatter_along(self, axis, positions, src):
 
 def slice_scatter(self, src, axis=0, start=None, end=None, step=1):
     """self with `src` written into the slice start:end:step along `axis`."""
+    _check_scatter_operands("slice_scatter", self, src)
     axis = axis + self.ndim if axis < 0 else axis
     positions = np.arange(self.shape[axis])[slice(start, end, step)]
     want = tuple(self.shape[:axis]) + (len(positions),) + tuple(self.shape[axis + 1:])
@@ -965,10 +966,18 @@ def slice_scatter(self, src, axis=0, start=None, end=None, step=1):
 
 
 def select_scatter(self, src, axis, index):
-    """self with `src` written at `index` along `axis` (src has self's shape without it)."""
+    """self with `src` written at `index` along `axis` (src has self's shape without it): as
+    MindSpore's, the slice index:index + 1 scattered with src given that axis back."""
+    _check_scatter_operands("select_scatter", self, src)
     axis = axis + self.ndim if axis < 0 else axis
     index = index + self.shape[axis] if index < 0 else index
-    return _scatter_along(self, axis, np.array([index]), _ops().expand_dims(src, axis))
+    return slice_scatter(self, _ops().expand_dims(src, axis), axis, index, index + 1)
+
+
+def _check_scatter_operands(op: str, input, src) -> None:
+    for name, value in (("input", input), ("src", src)):
+        if not _is_tensor(value):
+            raise DTypeError(f"For {op}, {name} must be a Tensor, but got {type(value)}.")
 
 
 def cov(self, *, correction=1, fweights=None, aweights=None):

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import array_ops as A
 from . import dtype as dt
+from . import math_ops as M
 from .array_ops import Slice
 from .core import abstract_of, broadcast_shapes
 from .errors import DTypeError, ShapeError
@@ -36,6 +37,18 @@ def _expand_ellipsis(items: list, ndim: int) -> list:
     if at is None:
         return items + [_WHOLE] * (ndim - used)
     return items[:at] + [_WHOLE] * (ndim - used) + items[at + 1:]
+
+
+def _broadcast_indices(indices: list, index_shape: tuple) -> list:
+    """The indices as int64 of their broadcast shape; where a size is known only at run time
+    (a boolean mask's positions), broadcast by adding zeros of every index's shape."""
+    indices = [A.cast(i, dtype=dt.int64) for i in indices]
+    if None not in index_shape:
+        return [A.broadcast_to(i, shape=index_shape) for i in indices]
+    zeros = A.zeros_like(indices[0])
+    for i in indices[1:]:
+        zeros = M.add(zeros, A.zeros_like(i))
+    return [M.add(i, zeros) for i in indices]
 
 
 def _as_index(item, size: int):
@@ -72,7 +85,7 @@ def advanced_getitem(x, items: list):
     axes = [a for a, _ in advanced]
     indices = [_as_index(item, shape[a]) for a, item in advanced]
     index_shape = broadcast_shapes(*(abstract_of(i).shape for i in indices))
-    coords = [A.broadcast_to(A.cast(i, dtype=dt.int64), shape=index_shape) for i in indices]
+    coords = _broadcast_indices(indices, index_shape)
     rest = [a for a in range(len(shape)) if a not in axes]
     moved = A.transpose(y, perm=tuple(axes + rest)) if axes + rest != list(range(len(shape))) \
         else y

@@ -64,6 +64,7 @@ def _broadcast(value, shape, whole: bool = False):
 def tensor_setitem(x, index, value):
     """A copy of `x` with `x[index]` replaced by `value` (broadcast to the region)."""
     value = _as_value(value)
+    index = F.list_index_as_tuple(index)
     if not _static(index):
         if _is_tensor_index(index):
             dtype = abstract_of(index).dtype

@@ -392,6 +392,7 @@ def getitem(x, index):
     A tuple inside the index tuple is a sequence index, as a list is (NumPy's and MindSpore's
     reading)."""
     _check_value(x, "getitem")
+    index = list_index_as_tuple(index)
     items = (tuple(list(item) if isinstance(item, tuple) else item for item in index)
              if isinstance(index, tuple) else (index,))
     static, tensors = [], []
@@ -436,15 +437,38 @@ def getitem(x, index):
     return _gather_index(x, static, tensors)
 
 
+def list_index_as_tuple(index):
+    """MindSpore's reading of a list index: a list of ints and bools is one index array, a
+    list holding anything else (a Tensor, a slice, a nested list) is a tuple of indices
+    (`x[[mask, 0]]` is `x[mask, 0]`, `x[[[0, 1], [1, 0]]]` is `x[[0, 1], [1, 0]]`)."""
+    if isinstance(index, list) and any(not isinstance(item, (int, np.integer, np.bool_))
+                                       for item in index):
+        return tuple(index)
+    return index
+
+
+def mask_positions(mask) -> tuple:
+    """A boolean mask as NumPy reads it inside a tuple index: the positions of its True
+    elements, one integer index per axis it spans (arrays where the mask is known now, else
+    Tensors whose length only the run knows)."""
+    if isinstance(mask, (list, np.ndarray)) or hasattr(mask, "_data"):
+        return tuple(np.nonzero(np.asarray(mask)))
+    coords = D.nonzero_p(mask)
+    whole = Slice(None, None, None)
+    return tuple(A.getitem(coords, index=(whole, axis))
+                 for axis in range(abstract_of(mask).ndim))
+
+
 def _gather_index(x, items, tensor_positions):
     full = Slice(None, None, None)
     pos = tensor_positions[0]
     rest = [it for i, it in enumerate(items) if i != pos]
     if len(tensor_positions) > 1 or any(it != full for it in rest):
-        if any(_is_bool_index(items[p]) for p in tensor_positions):
-            raise ShapeError("GetItem: a boolean mask index is supported alone, or with `:` on "
-                             "the other axes (x[mask], x[:, mask]); split the indexing into steps")
-        return advanced_getitem(x, items)
+        expanded = []
+        for i, item in enumerate(items):
+            expanded.extend(mask_positions(item) if i in tensor_positions and _is_bool_index(
+                item) else (item,))
+        return advanced_getitem(x, expanded)
     index = items[pos]
     if isinstance(index, (list, np.ndarray)):
         index = np.asarray(index)
@@ -464,19 +488,19 @@ def _is_bool_index(item) -> bool:
 
 def _masked_read(x, mask, pos: int):
     """`x[mask]` (or `x[:, mask]`): the entries where a boolean mask covering the axes from
-    `pos` on is True, in row-major order. The result's length is the mask's count, so the mask
-    must be known now: a NumPy mask, or any mask outside a graph."""
-    if not (isinstance(mask, np.ndarray) or running_eagerly()):
-        raise DTypeError("GetItem: a boolean mask index inside a graph gives a shape known only "
-                         "at run time; use ops.select(mask, x, y) instead")
-    mask = np.asarray(mask)
+    `pos` on is True, in row-major order. The result's length is the mask's count: a size
+    known only at run time where the mask is computed in (or passed to) a graph."""
+    mask_shape = tuple(abstract_of(mask).shape) if is_value(mask) else np.shape(mask)
     shape = abstract_of(x).shape
-    covered = tuple(shape[pos:pos + mask.ndim])
-    if covered != mask.shape:
-        raise ShapeError(f"GetItem: the boolean mask of shape {mask.shape} does not match the "
-                         f"indexed axes of shape {covered}")
-    merged = reshape(x, shape[:pos] + (-1,) + shape[pos + mask.ndim:])
-    return A.gather(merged, np.flatnonzero(mask).astype(np.int64), axis=pos)
+    covered = tuple(shape[pos:pos + len(mask_shape)])
+    if covered != mask_shape:
+        raise IndexValueError(f"GetItem: the boolean mask of shape {mask_shape} does not "
+                              f"match the indexed axes of shape {covered}")
+    merged = reshape(x, shape[:pos] + (-1,) + shape[pos + len(mask_shape):])
+    if isinstance(mask, np.ndarray) or running_eagerly():
+        return A.gather(merged, np.flatnonzero(np.asarray(mask)).astype(np.int64), axis=pos)
+    flat = D.nonzero_p(reshape(mask, (-1,)))
+    return A.gather(merged, A.getitem(flat, index=(Slice(None, None, None), 0)), axis=pos)
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):

@@ -18,6 +18,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.primitives.functional import list_index_as_tuple
 from cellgraph.primitives.strides import contiguous_strides, is_contiguous
 from cellgraph.primitives.tensor_methods import TensorMethods
 
@@ -656,6 +657,7 @@ class UninitializedTensor(Tensor):
 
 
 def _host_index(index):
+    index = list_index_as_tuple(index)
     if isinstance(index, tuple):
         return tuple(_host_index(i) for i in index)
     return index.asnumpy() if isinstance(index, Tensor) else index

@@ -188,3 +188,19 @@ def test_errors():
         F.fold(ms.Tensor(np.ones((1, 9, 5), np.float32)), (5, 6), 3, padding=1, stride=2)
     with pytest.raises(ShapeError, match="unfold: expected a 4-D"):
         F.unfold(ms.Tensor(IMAGE[0]), 2)
+
+
+def test_softshrink_reads_a_bool_or_int_lambd_as_a_float():
+    # MindSpore 2.10: softshrink(x, True) is softshrink(x, 1.0), and False is 0.0
+    from cellgraph.mint.nn.functional import softshrink
+
+    x = ms.Tensor(np.array([-2.0, -0.7, 0.3, 0.9, 1.5], np.float32))
+    for lambd in (True, 1):
+        assert softshrink(x, lambd).asnumpy().tolist() == [-1.0, 0.0, 0.0, 0.0, 0.5]
+    np.testing.assert_allclose(softshrink(x, False).asnumpy(), [-2.0, -0.7, 0.3, 0.9, 1.5])
+
+    class Shrink(ms.nn.Cell):
+        def construct(self, a, lambd):
+            return softshrink(a, lambd)
+
+    assert Shrink()(x, True).asnumpy().tolist() == [-1.0, 0.0, 0.0, 0.0, 0.5]

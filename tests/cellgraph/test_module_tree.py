@@ -101,6 +101,17 @@ def test_cell_keyword_arguments_in_graph_mode():
         Scale()(x, bias=1.0)
 
 
+def test_set_device_refuses_unknown_targets_as_mindspore():
+    # MindSpore 2.10: ValueError for a target outside CPU/GPU/Ascend, None included (what
+    # its tests' set_device() passes without DEVICE_TARGET in the environment)
+    for target in (None, "TPU"):
+        with pytest.raises(ValueError, match=r"The argument 'device_target' must be one of "
+                                             r"\['CPU', 'GPU', 'Ascend'\], but got "):
+            ms.set_device(target)
+    with pytest.raises(ValueError, match="The device id must bigger than or equal to 0"):
+        ms.set_device("CPU", -1)
+
+
 def test_set_device_log_and_rng_state(caplog):
     ms.set_device("CPU")
     assert ms.get_context("device_target") == "CPU"

@@ -62,6 +62,38 @@ def test_gen_ops_def_and_pyboost_inner_prim_run_in_graphs():
     assert stacked.shape == (2, 2, 3)
 
 
+def test_gen_ops_def_ext_functions_and_classes_as_mindspore():
+    # MindSpore 2.10's values; add_ext and sub_ext take alpha by position, and gen_ops_def
+    # also holds the primitive classes (Reciprocal)
+    from cellgraph.ops.auto_generate.gen_ops_def import (
+        Reciprocal,
+        add_ext,
+        argsort_ext,
+        bmm_ext,
+        leaky_relu_ext,
+        sub_ext,
+        sum_ext,
+    )
+
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    y = Tensor(np.ones((2, 3), np.float32))
+    assert add_ext(x, y, 2).asnumpy().tolist() == [[2, 3, 4], [5, 6, 7]]
+    assert sub_ext(x, y, 3).asnumpy().tolist() == [[-3, -2, -1], [0, 1, 2]]
+    assert bmm_ext(x.reshape(1, 2, 3), y.reshape(1, 3, 2)).asnumpy().tolist() == [
+        [[3, 3], [12, 12]]]
+    np.testing.assert_allclose(Reciprocal()(x + 1).asnumpy(),
+                               [[1.0, 0.5, 0.33333334], [0.25, 0.2, 0.16666667]])
+    assert sum_ext(x, 1).asnumpy().tolist() == [3, 12]
+    assert leaky_relu_ext(x - 3, 0.5).asnumpy().tolist() == [[-1.5, -1, -0.5], [0, 1, 2]]
+    assert argsort_ext(-x).asnumpy().tolist() == [[2, 1, 0], [2, 1, 0]]
+
+    class Add(cellgraph.nn.Cell):
+        def construct(self, a, b, alpha):
+            return add_ext(a, b, alpha)
+
+    assert Add()(x, y, 2.0).asnumpy().tolist() == [[2, 3, 4], [5, 6, 7]]
+
+
 def test_auto_generate_package_holds_both():
     from cellgraph.ops import auto_generate
 

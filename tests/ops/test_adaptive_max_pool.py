@@ -3,7 +3,7 @@ gives for the same inputs (recorded below), and its argument checks."""
 import numpy as np
 import pytest
 
-from cellgraph import Tensor, ops
+from cellgraph import Tensor, nn, ops
 
 
 def test_one_dimension_as_mindspore():
@@ -51,3 +51,34 @@ def test_adaptive_max_pool3d_class_as_mindspore():
     size = Tensor(np.array([2, 1, 2], np.int32))
     check_grads(lambda v: ops.AdaptiveMaxPool3D()(v, size)[0],
                 (Tensor(np.random.RandomState(1).rand(2, 3, 4, 5)),), order=2)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                   np.float16, np.float64])
+def test_adaptive_max_pool3d_takes_every_real_dtype_as_mindspore(dtype):
+    # MindSpore 2.10: AdaptiveMaxPool3D pools integers too, keeping their dtype
+    x = Tensor(np.arange(64).reshape(1, 4, 4, 4).astype(dtype))
+    expected = [[[[21, 23], [29, 31]], [[53, 55], [61, 63]]]]
+    for out in (nn.AdaptiveMaxPool3d(2)(x), ops.adaptive_max_pool3d(x, 2)):
+        assert out.dtype == x.dtype
+        assert out.asnumpy().tolist() == expected
+    with pytest.raises(TypeError, match=r"AdaptiveMaxPool3D.*but got Tensor\[Bool\]"):
+        nn.AdaptiveMaxPool3d(2)(Tensor(np.ones((1, 2, 2, 2), np.bool_)))
+
+
+@pytest.mark.parametrize("shape", [(0, 3, 3, 4), (1, 0, 3, 4)])
+def test_adaptive_max_pool3d_refuses_an_empty_axis_as_mindspore(shape):
+    # MindSpore 2.10 raises RuntimeError ("Resize failed for kernel") for any empty axis
+    x = Tensor(np.ones(shape, np.int32))
+    with pytest.raises(RuntimeError, match="non-empty"):
+        nn.AdaptiveMaxPool3d((1, 1, 2))(x)
+    with pytest.raises(RuntimeError, match="non-empty"):
+        ops.adaptive_max_pool3d(x, 2)
+
+
+def test_adaptive_max_pool1d_class_takes_float16_and_float32_only():
+    with pytest.raises(TypeError, match="AdaptiveMaxPool1d, the x_dtype must be float16 or "
+                                        "float32, but got Float64"):
+        nn.AdaptiveMaxPool1d(2)(Tensor(np.ones((1, 2, 4))))
+    out = nn.AdaptiveMaxPool1d(2)(Tensor(np.arange(8).reshape(1, 2, 4).astype(np.float16)))
+    assert out.asnumpy().tolist() == [[[1, 3], [5, 7]]]

@@ -74,8 +74,83 @@ def test_false_index_is_refused_as_in_mindspore():
         Tensor(X)[2]
 
 
-def test_float_index_and_bool_mix_are_refused():
+def test_float_index_is_refused():
     with pytest.raises(TypeError, match="integer index"):
         Tensor(X)[Tensor(I), Tensor(np.array([0.5, 1.0]))]
-    with pytest.raises(ValueError, match="boolean mask"):
-        Tensor(X)[0, Tensor(np.array([True, False, True]))]
+
+
+def test_bool_mask_among_other_items_is_its_positions():
+    # MindSpore 2.10 (PyNative) reads a mask in a tuple index as NumPy does: x[0, m] has shape
+    # (2, 4, 5) and sum 118.0 here
+    mask = np.array([True, False, True])
+    out = Tensor(X)[0, Tensor(mask)]
+    assert out.shape == (2, 4, 5) and out.asnumpy().sum() == pytest.approx(118.0)
+
+    class Read(nn.Cell):
+        def construct(self, x, m):
+            return x[0, m], x[1, m, 2:4]
+
+    first, second = Read()(Tensor(X), Tensor(mask))
+    np.testing.assert_allclose(first.asnumpy(), X[0, mask])
+    np.testing.assert_allclose(second.asnumpy(), X[1, mask, 2:4])
+
+
+def test_bool_mask_in_a_graph_gives_a_run_time_length():
+    # MindSpore 2.10's values, graph mode: x[m] of a (2, 3) mask, x[m, 0] and x[[m, 0]]
+    # (a list holding a Tensor is a tuple index), and the gradients of sum(x[m] ** 2)
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    m2 = Tensor(np.array([[True, False, True], [False, False, True]]))
+    m1 = Tensor(np.array([True, False]))
+
+    class Read(nn.Cell):
+        def construct(self, x, m2, m1):
+            return x[m2], x[None, m2], x[m1, 0], x[[m1, 0]], x[m1, 1:], x[:, m2[0]]
+
+    outs = [o.asnumpy().tolist() for o in Read()(x, m2, m1)]
+    assert outs == [[0.0, 2.0, 5.0], [[0.0, 2.0, 5.0]], [0.0], [0.0], [[1.0, 2.0]],
+                    [[0.0, 2.0], [3.0, 5.0]]]
+
+    class SumSquares(nn.Cell):
+        def construct(self, x, m):
+            y = x[m]
+            return (y * y).sum()
+
+    assert SumSquares()(x, m2).asnumpy() == 29.0
+    assert ops.grad(SumSquares())(x, m2).asnumpy().tolist() == [[0, 0, 4], [0, 0, 10]]
+    m3 = Tensor(np.array([False, True]))
+
+    class RowsAfterMask(nn.Cell):
+        def construct(self, x, m):
+            y = x[m, 1:]
+            return (y * y).sum()
+
+    assert RowsAfterMask()(x, m3).asnumpy() == 41.0
+    assert ops.grad(RowsAfterMask())(x, m3).asnumpy().tolist() == [[0, 0, 0], [0, 8, 10]]
+
+
+def test_list_index_reading_as_mindspore():
+    # MindSpore 2.10: a list of ints and bools is one index array; a list holding anything
+    # else (a Tensor, a slice, a nested list) is a tuple index
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert x[[[0, 1], [1, 0]]].asnumpy().tolist() == [1.0, 3.0]
+    assert x[[slice(None), 0]].asnumpy().tolist() == [0.0, 3.0]
+    assert x[[Tensor(np.array([0, 1])), Tensor(np.array([1, 2]))]].asnumpy().tolist() == [1, 5]
+    assert x[[1, 0]].asnumpy().tolist() == [[3, 4, 5], [0, 1, 2]]
+    y = x.copy()
+    y[[Tensor(np.array([True, False])), 0]] = -1
+    assert y.asnumpy().tolist() == [[-1, 1, 2], [3, 4, 5]]
+
+    class Write(nn.Cell):
+        def construct(self, x, m):
+            x[[m, 0]] = -1
+            return x
+
+    out = Write()(x.copy(), Tensor(np.array([True, False])))
+    assert out.asnumpy().tolist() == [[-1, 1, 2], [3, 4, 5]]
+
+
+def test_mask_of_another_shape_is_an_index_error():
+    # MindSpore: IndexError "The shape of index (1, 3) does not match the shape of the indexed
+    # data (2, 3, 4, 5)"
+    with pytest.raises(IndexError, match="does not match"):
+        Tensor(X)[Tensor(np.ones((1, 3), np.bool_))]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cellgraph
-from cellgraph import Tensor, ops
+from cellgraph import Tensor, nn, ops
 from tests.ops.nn_helpers import both_ways
 
 X3 = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4,
@@ -124,3 +124,22 @@ def test_gradient_matches_finite_differences():
 def test_errors_as_mindspore(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_batch_of_run_time_size():
+    # MindSpore 2.10 pools a batch whose size only the run knows (after Unique and a gather):
+    # (3, 16, 24, 31) for its test's (20, 16, 50, 32) input; the values are those of the
+    # same rows pooled with a known batch
+    pool = ops.MaxPoolWithArgmaxV2((3, 2), (2, 1), 0, 1, False, cellgraph.int64)
+
+    class Dynamic(nn.Cell):
+        def construct(self, x, indices):
+            rows = ops.gather(x, ops.unique(indices)[0], 0)
+            return pool(rows)
+
+    data = np.random.RandomState(0).rand(4, 2, 7, 5).astype(np.float32)
+    out, argmax = Dynamic()(Tensor(data), Tensor(np.array([0, 1, 2, 0], np.int32)))
+    expected, expected_argmax = pool(Tensor(data[:3]))
+    assert out.shape == (3, 2, 3, 4) and argmax.dtype == cellgraph.int64
+    np.testing.assert_array_equal(out.asnumpy(), expected.asnumpy())
+    np.testing.assert_array_equal(argmax.asnumpy(), expected_argmax.asnumpy())

@@ -133,3 +133,30 @@ def test_tensor_methods_of_the_new_functions():
     import cellgraph.ops.functional as F
 
     assert F.fft is ops.fft and F.quantile is ops.quantile and F.huber_loss is ops.huber_loss
+
+
+def test_select_and_slice_scatter_errors_as_mindspore():
+    # MindSpore 2.10: select_scatter is slice_scatter of the slice index:index + 1, so its shape
+    # errors are slice_scatter's; a number for input or src is a TypeError
+    x = Tensor(np.arange(18, dtype=np.float32).reshape(2, 3, 3))
+    with pytest.raises(ValueError, match=r"For slice_scatter, src shape should be equal to the "
+                                         r"slice size,but got src shape \(1, 3, 1\) and slice "
+                                         r"shape \(2, 3, 1\)"):
+        ops.select_scatter(x, Tensor(np.ones((1, 3), np.float32)), 2, 0)
+    with pytest.raises(ValueError, match=r"slice shape \(2, 3, 0\)"):
+        ops.select_scatter(x, Tensor(np.ones((2, 3), np.float32)), 2, 5)
+    out = ops.select_scatter(x, Tensor(np.ones((2, 3), np.float32)), 2, -1)
+    assert out.asnumpy().sum() == 102.0
+    with pytest.raises(TypeError, match="For select_scatter, input must be a Tensor, but got "
+                                        "<class 'float'>"):
+        ops.select_scatter(1.0, 2, 2, 0)
+    with pytest.raises(TypeError, match="For slice_scatter, src must be a Tensor, but got "
+                                        "<class 'float'>"):
+        ops.slice_scatter(x, 2.0, 1, 0)
+
+    class Select(nn.Cell):
+        def construct(self, a, b):
+            return ops.select_scatter(a, b, 2, 0)
+
+    with pytest.raises(TypeError, match="input must be a Tensor"):
+        Select()(1.0, 2)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import Tensor, ops
+from cellgraph import Tensor, nn, ops
 from cellgraph.ops.operations.math_ops import Zeta
 
 ZETA3 = 1.2020569031595942
@@ -62,3 +62,32 @@ def test_operand_checks():
     with pytest.raises(ValueError, match=r"ZetaShape of x\(2\) are not consistent with the "
                                          r"shape q\(3\)"):
         Zeta()(f32, Tensor(np.float32([1.0, 2.0, 3.0])))
+
+
+def test_functional_casts_numbers_and_broadcasts_as_mindspore():
+    # MindSpore 2.10's values: ops.zeta casts a number to the Tensor operand's dtype and
+    # broadcasts the operand of fewer elements; ops.Zeta does neither
+    x = Tensor(np.array([2.0, 4.0], np.float32))
+    out = ops.zeta(x, 1)
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), [1.64493, 1.08232], rtol=1e-5)
+    np.testing.assert_allclose(ops.zeta(x, 2.5).asnumpy(), [0.49036, 0.03732], rtol=1e-4)
+    out = ops.zeta(3, Tensor(np.array([1.0, 2.0])))
+    assert out.dtype == ms.float64
+    np.testing.assert_allclose(out.asnumpy(), [1.20206, 0.20206], atol=1e-5)
+    out = ops.zeta(Tensor(np.array([2.0, 3.0, 4.0], np.float32)),
+                   Tensor(np.array([1.0], np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [1.64493, 1.20206, 1.08232], rtol=1e-5)
+
+    class Zeta(nn.Cell):
+        def construct(self, a):
+            return ops.zeta(a, 1)
+
+    np.testing.assert_allclose(Zeta()(x).asnumpy(), [1.64493, 1.08232], rtol=1e-5)
+    with pytest.raises(TypeError, match="at least one of the inputs should be Tensor"):
+        ops.zeta(2, 1)
+    with pytest.raises(TypeError, match="input type must be same"):
+        ops.Zeta()(x, Tensor(np.array([1.0, 1.0])))
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Float32\], "
+                                        r"Tensor\[Float64\]\}, but got Tensor\[Int32\]"):
+        ops.zeta(Tensor(np.array([2, 3], np.int32)), 1)

@@ -15,6 +15,7 @@ from cellgraph.compiler.builder import Tracer
 from cellgraph.ops.function.nn_func.pooling import (
     _per_axis,
     adaptive_max_pool,
+    check_adaptive_max_pool3d_input,
     max_unpool,
     unpool_windows,
 )
@@ -409,10 +410,13 @@ class _AdaptiveMaxPool(Cell):
     def construct(self, x):
         name = type(self).__name__
         check_input(name, x, rank=(self.nd + 1, self.nd + 2))
-        if not x.dtype.is_float:
-            raise DTypeError(f"{name}: the input must be float, got {x.dtype}")
+        self._check_dtype(x)
         return adaptive_max_pool(x, name, self._sizes, self.return_indices,
                                  self.index_dtype)
+
+    def _check_dtype(self, x):
+        if not x.dtype.is_float:
+            raise DTypeError(f"{type(self).__name__}: the input must be float, got {x.dtype}")
 
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPool):
@@ -435,6 +439,11 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPool):
                                      f"be a multiple of `output_size` ({self.output_size})")
         return super().construct(x)
 
+    def _check_dtype(self, x):
+        if x.dtype not in (dt.float16, dt.float32):
+            raise DTypeError(f"For AdaptiveMaxPool1d, the x_dtype must be float16 or float32, "
+                             f"but got {x.dtype}.")
+
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPool):
     """The maximum over an `output_size` grid of adaptive bins of (N, C, H, W) or (C, H, W);
@@ -450,6 +459,9 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPool):
 
     nd = 3
     index_dtype = dt.int32
+
+    def _check_dtype(self, x):
+        check_adaptive_max_pool3d_input(x)
 
 
 class _MaxUnpool(Cell):

@@ -19,3 +19,19 @@ def _delegate(name: str, module: str, target: str):
 def ext_functions(module: str, names: str) -> dict:
     """{name_ext: the function calling `module`'s name} for each of `names`."""
     return {f"{n}_ext": _delegate(f"{n}_ext", module, n) for n in names.split()}
+
+
+def _alpha_delegate(name: str, module: str, target: str):
+    def ext(input, other, alpha=1):
+        return getattr(importlib.import_module(module), target)(input, other, alpha=alpha)
+
+    ext.__name__ = ext.__qualname__ = name
+    ext.__doc__ = (f"`{module}.{target}`, as MindSpore's {name}, whose `alpha` may be passed "
+                   f"by position.")
+    return ext
+
+
+def alpha_ext_functions(module: str, names: str) -> dict:
+    """{name_ext: `name_ext(input, other, alpha=1)` calling `module`'s name} for each of
+    `names` (MindSpore's add_ext and sub_ext take `alpha` by position, mint's by keyword)."""
+    return {f"{n}_ext": _alpha_delegate(f"{n}_ext", module, n) for n in names.split()}

@@ -204,12 +204,12 @@ globals().update(_VALUE_OPS)
 # MindSpore's parameters over the core's functional ops of the same names: the core's reductions
 # take keep_dims (MindSpore's ops.reduce_sum leaves it to ReduceSum's init), its div, sub, relu,
 # ones_like and matrix_solve are the primitives (no rounding_mode, alpha, inplace, dtype; adjoint
-# keyword-only)
+# keyword-only); MindSpore's zeta casts a number operand and broadcasts, its primitive does not
 MINDSPORE_PARAMETERS = {fn.__name__: fn for fn in (
     _array_func_creation.ones_like, _array_func_creation.zeros_like, _elementwise.div,
     _elementwise.divide, _elementwise.subtract, _linalg.matrix_solve, _reduction.reduce_max,
     _reduction.reduce_mean, _reduction.reduce_min, _reduction.reduce_sum, _activation.relu,
-    _other_func.stop_gradient)}
+    _other_func.stop_gradient, _elementwise.zeta)}
 globals().update(MINDSPORE_PARAMETERS)
 
 # the names ops.functional defines (it imports them from here)

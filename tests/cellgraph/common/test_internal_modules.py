@@ -173,6 +173,47 @@ def test_standard_method_functions_in_a_graph_and_eagerly():
     assert ms_len((1, 2)) == 2
 
 
+def test_standard_method_tensor_methods_as_mindspore():
+    # MindSpore 2.10's values, each called from a graph and eagerly
+    from cellgraph._extends.parse import standard_method as S
+
+    class Call(nn.Cell):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def construct(self, *args):
+            return self.fn(*args)
+
+    a = ms.Tensor(np.arange(10, 16).reshape(2, 3).astype(np.float32))
+    assert Call(S.argmax)(a, None).asnumpy() == 5
+    assert Call(S.argmax)(a, 1).asnumpy().tolist() == [2, 2]
+    assert S.argmax(a, 1, True).asnumpy().tolist() == [[2], [2]]
+    assert Call(S.unsqueeze)(ms.Tensor([[4.0, 9.0]]), 0).shape == (1, 1, 2)
+    assert Call(S.tensor_bool)(ms.Tensor([4.0])).asnumpy().tolist() == [True]
+    assert S.tensor_bool(ms.Tensor([0.0])) is False
+    values, indices = Call(S.topk)(ms.Tensor([4.0, 9.0, 2.0, 10.0]), 3)
+    assert values.asnumpy().tolist() == [10, 9, 4] and indices.asnumpy().tolist() == [3, 1, 0]
+    assert Call(S.view)(a, (3, 2)).shape == (3, 2) and S.reshape(a, 3, 2).shape == (3, 2)
+    ones = ms.Tensor(np.ones((2, 3, 4), np.float32))
+    assert Call(S.swapaxes)(ones, 0, 2).shape == (4, 3, 2)
+    assert Call(S.squeeze)(ms.Tensor(np.ones((1, 2, 2, 1), np.float32)), (0, 3)).shape == (2, 2)
+    assert Call(S.diagonal)(ms.Tensor(np.arange(4).reshape(2, 2))).asnumpy().tolist() == [0, 3]
+    taken = Call(S.take)(ms.Tensor(np.array([4, 3, 5, 7, 6, 8])), ms.Tensor(np.array([0, 1, 4])))
+    assert taken.asnumpy().tolist() == [4, 3, 6]
+    assert S.take(ms.Tensor(np.arange(6).reshape(2, 3)), ms.Tensor(np.array([5, 7])), None,
+                  "wrap").asnumpy().tolist() == [5, 1]
+    chosen = Call(S.choose)(ms.Tensor(np.array([2, 3, 1, 0])),
+                            [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]])
+    assert chosen.asnumpy().tolist() == [20, 31, 12, 3]
+    assert Call(S.var)(ms.Tensor(np.array([1.0, 2.0, 3.0, 4.0]))).asnumpy() == 1.25
+    assert S.var(ms.Tensor(np.arange(6.0).reshape(2, 3)), 1, 1, True).asnumpy().tolist() == [
+        [1.0], [1.0]]
+    found = Call(S.searchsorted)(ms.Tensor(np.array([1.0, 2.0, 3.0, 4.0, 5.0])),
+                                 ms.Tensor(3.0, ms.float64))
+    assert found.asnumpy() == 2
+
+
 def test_python_types_and_their_mindspore_types():
     # MindSpore 2.10: pytype_to_dtype(float) Float64; list, tuple, str, None map both ways
     assert mstype.get_py_obj_dtype(1.5) == ms.float64

@@ -19,6 +19,25 @@ __all__ = ["arange", "eye", "full_like", "make_tuple", "meshgrid", "ones_like",
            "scalar_to_tensor", "tuple_to_array", "zeros_like"]
 
 
+_ARANGE_TENSOR_TYPES = (dt.int32, dt.float32, dt.int64, dt.float64)
+
+
+def _bound(value, name: str):
+    """A bound of arange as a Python number: a 0-d Tensor (int32, int64, float32 or float64,
+    as MindSpore takes) read by its value, which the graph is specialised on."""
+    if not hasattr(value, "shape"):
+        return value
+    aval = abstract_of(value)
+    if aval.dtype not in _ARANGE_TENSOR_TYPES:
+        raise DTypeError(f"For arange, the input type must be int or float or a TensorScalar in "
+                         f"{list(_ARANGE_TENSOR_TYPES)}, but got {aval.dtype} for `{name}`")
+    if tuple(aval.shape) != ():
+        raise ArgumentValueError(f"For arange, the input args must be a TensorScalar, but got "
+                                 f"{name} shape:{tuple(aval.shape)}")
+    number = np.asarray(value_input(value, "arange", name)).reshape(())
+    return int(number) if aval.dtype.is_int else float(number)
+
+
 def arange(start=0, end=None, step=1, *, dtype=None):
     """[start, end) by `step` (one argument: [0, start)); int64 for ints, else float32."""
     if end is None:
@@ -27,6 +46,8 @@ def arange(start=0, end=None, step=1, *, dtype=None):
         if not isinstance(value, numbers.Real) and not hasattr(value, "shape"):
             raise DTypeError(f"For arange, the input type must be int or float or a TensorScalar, "
                              f"but got {type(value).__name__} for `{name}`")
+    start, end, step = (_bound(v, name) for v, name in ((start, "start"), (end, "end"),
+                                                        (step, "step")))
     if step == 0:
         raise ArgumentValueError("arange: `step` must not be 0")
     if (end < start and step > 0) or (end > start and step < 0):

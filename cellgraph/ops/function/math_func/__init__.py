@@ -28,14 +28,16 @@ __getattr__, __dir__ = _functional_fallback(globals(), functional=_functional_na
 
 
 # mint's functions under the `_ext` names MindSpore's own code calls them by
+from cellgraph.ops.function._mint_ext import alpha_ext_functions as _alpha_ext_functions
 from cellgraph.ops.function._mint_ext import ext_functions as _ext_functions
 
 globals().update(_ext_functions(
     "cellgraph.mint",
-    "acos acosh add addbmm addcmul addmm addmv amax amin arccos arccosh arcsin "
+    "acos acosh addbmm addcmul addmm addmv amax amin arccos arccosh arcsin "
     "arcsinh arctan2 arctan argmax asin asinh atan2 atan bincount bitwise_and "
     "bitwise_or bitwise_xor bmm frac histc inverse linspace mean median mul norm pow "
-    "remainder std std_mean sub var var_mean"))
+    "remainder std std_mean var var_mean"))
+globals().update(_alpha_ext_functions("cellgraph.mint", "add sub"))
 globals().update(_ext_functions(
     "cellgraph.mint.linalg",
     "vector_norm"))

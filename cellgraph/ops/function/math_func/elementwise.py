@@ -22,6 +22,7 @@ from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
 from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.gamma_ops import lgamma
+from cellgraph.primitives.gamma_ops import zeta as _zeta
 
 __all__ = [
     "addcmul",
@@ -59,6 +60,7 @@ __all__ = [
     "signbit",
     "subtract",
     "xlogy",
+    "zeta",
 ]
 
 
@@ -155,6 +157,26 @@ def xlogy(input, other):
     zero = input == 0
     safe = M.select(zero, A.ones_like(other * input), other * A.ones_like(input))
     return M.select(zero, A.zeros_like(input * safe), input * M.log(safe))
+
+
+def zeta(input, other):
+    """The Hurwitz zeta function zeta(input, other), as MindSpore's functional form: a Python
+    number is cast to the other operand's dtype, and the operand with fewer elements is
+    broadcast to the other's shape."""
+    if isinstance(input, (int, float)):
+        if not is_tensor(other):
+            raise DTypeError("For 'zeta', at least one of the inputs should be Tensor.")
+        input = A.cast(np.asarray(input), dtype=abstract_of(other).dtype)
+    if isinstance(other, (int, float)):
+        if not is_tensor(input):
+            raise DTypeError("For 'zeta', at least one of the inputs should be Tensor.")
+        other = A.cast(np.asarray(other), dtype=abstract_of(input).dtype)
+    x, q = abstract_of(input), abstract_of(other)
+    if x.size < q.size:
+        input = F.broadcast_to(input, tuple(q.shape))
+    elif x.size > q.size:
+        other = F.broadcast_to(other, tuple(x.shape))
+    return _zeta(input, other)
 
 
 def logit(input, eps=None):

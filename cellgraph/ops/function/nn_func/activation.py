@@ -155,6 +155,7 @@ def softshrink(input, lambd=0.5):
     _tensor(input, "softshrink")
     if lambd < 0:
         raise ArgumentValueError(f"softshrink: `lambd` must be non-negative, got {lambd}")
+    lambd = float(lambd)  # MindSpore's is a float: a bool or an int is read as one
     return M.sub(input, NF.clamp(input, -lambd, lambd))
 
 

@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 
 from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.nn_func.bicubic import resize_bicubic
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import dynamic_ops as D
@@ -145,14 +146,47 @@ def _area_matrices(shape, sizes, align_corners) -> list:
     return [_average_matrix(n, m) for n, m in zip(shape[2:], sizes)]
 
 
+_ALL_MODES = ("nearest", "linear", "bilinear", "bicubic", "area", "nearest-exact", "trilinear")
+# the ranks MindSpore's interpolate takes these modes at, and the options each allows there
+_NEW_MODES = {"bicubic": {4: ("align_corners",)}, "nearest-exact": {3: (), 4: ()}}
+
+
+def _check_new_mode(mode: str, rank: int, scale_factor, align_corners, recompute) -> None:
+    """MindSpore's checks of a mode's rank, and of scale_factor and align_corners for it."""
+    ranks = _NEW_MODES[mode]
+    if rank not in ranks:
+        raise ArgumentValueError(f"For 'interpolate', {mode} only support '{list(ranks)}'D, but "
+                                 f"got {rank}D")
+    if scale_factor is not None and not recompute and "scale_factor" not in ranks[rank]:
+        raise ArgumentValueError(f"For 'interpolate', 'scale_factor' option cannot currently be "
+                                 f"set with the mode = {mode} and dim = {rank}D.")
+    if align_corners is not None and "align_corners" not in ranks[rank]:
+        raise ArgumentValueError(f"For 'interpolate', 'align_corners' option cannot currently be "
+                                 f"set with the mode = {mode}, and dim = {rank}D")
+
+
+def _nearest_exact(size_in: int, size_out: int) -> np.ndarray:
+    """Output i takes input floor((i + 0.5) * in / out): the nearest pixel centre (MindSpore's
+    ResizeNearestNeighborV2 with half-pixel centres, PIL's and scikit-image's rule)."""
+    if size_out == 0:
+        return np.zeros((0, size_in))
+    src = np.floor((np.arange(size_out) + 0.5) * (size_in / size_out)).astype(int)
+    matrix = np.zeros((size_out, size_in))
+    matrix[np.arange(size_out), np.minimum(src, size_in - 1)] = 1.0
+    return matrix
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None):
-    """Resize the spatial axes (after N, C): "nearest", "linear"/"bilinear"/"trilinear"
-    (pixel-centre sampling unless align_corners) or "area" (adaptive average pooling). Given
+    """Resize the spatial axes (after N, C): "nearest", "nearest-exact" (the nearest pixel
+    centre), "linear"/"bilinear"/"trilinear" (pixel-centre sampling unless align_corners),
+    "bicubic" (4-D, MindSpore's ResizeBicubic) or "area" (adaptive average pooling). Given
     a scale_factor, each output size is floor(in * scale) and the samples lie 1 / scale apart,
     unless recompute_scale_factor asks for in / out (as torch and MindSpore's Upsample
     kernels)."""
     shape = abstract_of(input).shape
+    if mode in _NEW_MODES:
+        _check_new_mode(mode, len(shape), scale_factor, align_corners, recompute_scale_factor)
     sizes = _sizes(shape, size, scale_factor)
     ratios = [None] * len(sizes)
     if scale_factor is not None and not recompute_scale_factor:
@@ -174,9 +208,13 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                     for n, m, r in zip(shape[2:], sizes, ratios)]
     elif mode == "area":
         matrices = _area_matrices(shape, sizes, align_corners)
+    elif mode == "bicubic":
+        return resize_bicubic(input, sizes, bool(align_corners), not align_corners)
+    elif mode == "nearest-exact":
+        matrices = [_nearest_exact(n, m) for n, m in zip(shape[2:], sizes)]
     else:
-        raise ArgumentValueError(f"interpolate: `mode` must be 'nearest', 'linear', 'bilinear', "
-                                 f"'trilinear' or 'area', got {mode!r}")
+        raise ArgumentValueError(f"For 'interpolate', 'mode' must be in '{list(_ALL_MODES)}', "
+                                 f"but got {mode}")
     for axis, matrix in enumerate(matrices, 2):
         input = apply_along(input, matrix, axis)
     return input

@@ -25,7 +25,12 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.conv_ops import conv_out_size
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    ShapeRunError,
+)
 from cellgraph.primitives.nn_functional import (
     _pair,
     _unsupported,
@@ -363,6 +368,23 @@ def adaptive_max_pool1d(input, output_size):
     return adaptive_max_pool(input, "adaptive_max_pool1d", (output_size,), False)
 
 
+_ADAPTIVE_MAX_POOL3D_TYPES = "{" + ", ".join(f"Tensor[{name}]" for name in (
+    "Float16", "Float32", "Float64", "Int16", "Int32", "Int64", "Int8", "UInt16", "UInt32",
+    "UInt64", "UInt8")) + "}"
+
+
+def check_adaptive_max_pool3d_input(x):
+    """MindSpore's AdaptiveMaxPool3D takes real numbers of any width (not bool, not complex)
+    and refuses an input with an empty axis when its kernel is sized (RuntimeError)."""
+    aval = _tensor(x, "AdaptiveMaxPool3D", "x")
+    if aval.dtype == dt.bool_ or aval.dtype.is_complex:
+        raise DTypeError(f"For primitive[AdaptiveMaxPool3D], the input argument[x] must be a "
+                         f"type of {_ADAPTIVE_MAX_POOL3D_TYPES}, but got Tensor[{aval.dtype}].")
+    if 0 in tuple(aval.shape):
+        raise ShapeRunError(f"For AdaptiveMaxPool3D, every axis of the input must be non-empty "
+                            f"(resizing the kernel failed), got shape {tuple(aval.shape)}")
+
+
 def _adaptive_max_pool_nd(input, output_size, return_indices, nd: int):
     """adaptive_max_pool{nd}d: the maximum over an `output_size` grid of adaptive bins of the
     last `nd` axes of an (nd + 1)- or (nd + 2)-D input (None keeps an axis's size)."""
@@ -377,6 +399,8 @@ def _adaptive_max_pool_nd(input, output_size, return_indices, nd: int):
                                for v in sizes):
         raise DTypeError(f"For {op}, the output_size must be an int or a tuple of {nd} ints (or "
                          f"None), got {output_size!r}")
+    if nd == 3:
+        check_adaptive_max_pool3d_input(input)
     return adaptive_max_pool(input, op, sizes, return_indices)
 
 

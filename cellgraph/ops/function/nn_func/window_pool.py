@@ -21,6 +21,9 @@ from cellgraph.runtime.tensor import Tensor
 __all__ = ["max_pool2d", "max_pool3d"]
 
 
+_WHOLE_AXIS = 2 ** 31 - 1
+
+
 def window_pool(x, op: str, kind: str, kernel, stride, pads, dilation=None, ceil_mode=False,
                 count_include_pad=True, divisor_override=None, return_indices=False):
     """Max or average pooling over the last len(kernel) axes of `x`, from strided slices of
@@ -54,7 +57,9 @@ def window_pool(x, op: str, kind: str, kernel, stride, pads, dilation=None, ceil
     best = index = None
     for offset in itertools.product(*(range(k) for k in kernel)):
         begin = (0,) * len(lead) + tuple(o * d for o, d in zip(offset, dilation))
-        end = lead + tuple(b + (n - 1) * s + 1 for b, n, s in
+        # a leading axis of run-time size is taken whole (its end clipped to its size)
+        whole = tuple(_WHOLE_AXIS if n is None else n for n in lead)
+        end = whole + tuple(b + (n - 1) * s + 1 for b, n, s in
                            zip(begin[len(lead):], sizes, stride))
         window = strided_slice(padded, begin, end, (1,) * len(lead) + tuple(stride))
         if kind == "avg":
@@ -69,7 +74,11 @@ def window_pool(x, op: str, kind: str, kernel, stride, pads, dilation=None, ceil
                 shape = [1] * nd
                 shape[axis] = len(c)
                 where = where * spatial[axis] + c.reshape(shape)
-            where = F.broadcast_to(Tensor(where), lead + tuple(sizes))
+            if None in lead:  # broadcast over run-time leading sizes by adding zeros
+                zeros = F.zeros_like(F.cast(window, dt.int64))
+                where = F.add(zeros, Tensor(where.reshape((1,) * len(lead) + tuple(sizes))))
+            else:
+                where = F.broadcast_to(Tensor(where), lead + tuple(sizes))
         if best is None:
             best, index = window, where
             continue
@@ -130,9 +139,9 @@ def max_pool_argmax(x, op: str, kernel, stride, pads, dilation, ceil_mode, argma
     as `argmax_type`)."""
     nd = len(kernel)
     shape = _tensor(x, op).shape
-    if len(shape) != nd + 2 or None in shape:
-        raise ShapeError(f"For '{op}', the input must be a {nd + 2}-D Tensor of known shape, but "
-                         f"got shape {tuple(shape)}.")
+    if len(shape) != nd + 2 or None in shape[2:]:
+        raise ShapeError(f"For '{op}', the input must be a {nd + 2}-D Tensor of known spatial "
+                         f"shape, but got shape {tuple(shape)}.")
     if any(2 * p > k for p, k in zip(pads, kernel)):
         raise ArgumentValueError(f"For '{op}', 'pads' must be no more than half of the "
                                  f"'kernel_size', but got pads {pads} and kernel_size {kernel}.")
