@@ -221,7 +221,7 @@ def clamp(input, min=None, max=None):
     F._check_value(input, "ClipByValue")
     dtype = abstract_of(input).dtype
     if min is None or max is None:
-        info = np.finfo(dtype.np) if dtype.is_float else np.iinfo(dtype.np) \
+        info = dt.finfo(dtype) if dtype.is_float else np.iinfo(dtype.np) \
             if not dtype.is_complex else None
         if info is None:
             return clip_by_value(input, min, max)

@@ -320,3 +320,20 @@ def test_renorm_matches_mindspore():
 def test_renorm_checks_as_mindspore(call, error, message):
     with pytest.raises(error, match=message):
         call(Tensor(RENORM_X.astype(np.float32)))
+
+
+def test_float_limits_of_bfloat16():
+    """bfloat16's limits come from ml_dtypes (NumPy's finfo refuses it): nan_to_num's default
+    infinities, clamp's missing bound and eps read them."""
+    pytest.importorskip("ml_dtypes")
+    bf16_max = 3.3895313892515355e38  # (2 - 2**-7) * 2**127
+    x = Tensor(np.array([np.nan, np.inf, -np.inf, 1.5], np.float32), ms.bfloat16)
+    out = ops.nan_to_num(x)
+    assert out.dtype == ms.bfloat16
+    np.testing.assert_array_equal(out.float().asnumpy(),
+                                  np.array([0.0, bf16_max, -bf16_max, 1.5], np.float32))
+    y = Tensor([1.0, 5.0], ms.bfloat16)
+    np.testing.assert_array_equal(ops.clamp(y, min=2.0).float().asnumpy(), [2.0, 5.0])
+    np.testing.assert_array_equal(ops.clamp(y, max=2.0).float().asnumpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(ops.eps(Tensor([1.0], ms.bfloat16)).float().asnumpy(),
+                                  [2.0 ** -7])
