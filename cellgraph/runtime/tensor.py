@@ -369,7 +369,11 @@ class Tensor(TensorMethods):
     def __setitem__(self, index, value):
         """In-place assignment outside graphs, with NumPy indexing rules."""
         host = self.asnumpy().copy()
-        host[_host_index(index)] = value.asnumpy() if isinstance(value, Tensor) else value
+        if isinstance(value, Tensor):
+            value = value.asnumpy()
+        elif isinstance(value, numbers.Number | list | tuple):  # cast as Tensor(value, dtype)
+            value = _cast_host(value, self._dtype)  # casts: 300 into int8 is 44
+        host[_host_index(index)] = value
         self._data = get_backend().from_host(host)
 
     def __repr__(self) -> str:

@@ -762,3 +762,26 @@ def test_offload_refused_where_the_data_is_on_an_accelerator(monkeypatch):
     monkeypatch.setattr(tensor_module, "get_backend", lambda: on_device)
     with pytest.raises(NotImplementedError, match="cannot offload"):
         value._offload()
+
+
+def test_setitem_casts_numbers_to_the_tensor_dtype():
+    """MindSpore 2.10 casts an assigned number as it makes a Tensor of it: 300 into int8 is 44,
+    -1 and 256 into uint8 are 255 and 0, outside graphs and in a Cell."""
+    t = Tensor(np.array([1, 100, 3], np.int8))
+    t[0] = 300
+    t[1:] = -1
+    assert_tensor(t, [44, -1, -1], ms.int8)
+    u = Tensor(np.array([1, 100, 3], np.uint8))
+    u[1:] = [-1, 256]
+    assert_tensor(u, [1, 255, 0], ms.uint8)
+    f = Tensor(np.array([1.5, 2.5], np.float32))
+    f[0] = 3
+    assert_tensor(f, [3.0, 2.5], ms.float32)
+
+    class Net(ms.nn.Cell):
+        def construct(self, x):
+            x[0] = 300
+            x[1:] = -1
+            return x
+
+    assert_tensor(Net()(Tensor(np.array([1, 100, 3], np.int8))), [44, -1, -1], ms.int8)
