@@ -337,3 +337,29 @@ def test_float_limits_of_bfloat16():
     np.testing.assert_array_equal(ops.clamp(y, max=2.0).float().asnumpy(), [1.0, 2.0])
     np.testing.assert_array_equal(ops.eps(Tensor([1.0], ms.bfloat16)).float().asnumpy(),
                                   [2.0 ** -7])
+
+
+@pytest.mark.parametrize("values, dtype", [
+    ([True, False, True], mstype.bool_), ([-3, 5, 7], mstype.int8), ([3, 5, 7], mstype.uint8),
+    ([-3, 5, 7], mstype.int32), ([-3, 5, 7], mstype.int16),
+])
+def test_sum_and_prod_of_integers_in_int64(values, dtype):
+    """MindSpore 2.10's SumExt and ProdExt: bool and integers narrower than int64 accumulate in
+    int64 (Tensor.sum, ops.sum, nansum of bool, sum_to_size, Tensor.prod)."""
+    x = Tensor(np.array(values), dtype)
+    total = int(np.sum(np.array(values, np.int64)))
+    for out in (x.sum(), ops.sum(x), x.sum(0, keepdims=True).reshape(())):
+        assert out.dtype == mstype.int64 and int(out) == total
+    assert x.sum_to_size(1).dtype == mstype.int64 and x.sum_to_size(1).asnumpy().tolist() == [total]
+    assert x.prod().dtype == mstype.int64
+    assert int(x.prod()) == int(np.prod(np.array(values, np.int64)))
+    assert x.sum(dtype=mstype.bool_).dtype == mstype.bool_
+    if dtype == mstype.bool_:
+        assert x.nansum().dtype == mstype.int64 and int(x.nansum()) == 2
+
+
+def test_sum_of_floats_keeps_the_dtype():
+    x = Tensor(np.array([1.5, 2.5], np.float16))
+    assert x.sum().dtype == mstype.float16 and ops.sum(x).dtype == mstype.float16
+    y = Tensor(np.ones((2, 3), np.int8))
+    assert y.sum_to_size(2, 3).dtype == mstype.int8  # nothing summed, nothing cast
