@@ -345,8 +345,8 @@ class CSRTensor:
         positions = F.expand_dims(ops.arange(abstract_of(self.values).shape[0],
                                              dtype=abstract_of(self.indices).dtype), 1)
         ends = F.expand_dims(F.cast(self.indptr[1:], abstract_of(self.indices).dtype), 0)
-        return ops.sum(F.cast(ops.greater_equal(positions, ends),
-                              abstract_of(self.indices).dtype), 1)
+        return ops.sum(ops.greater_equal(positions, ends), 1,
+                       dtype=abstract_of(self.indices).dtype)
 
     def _two_dimensional(self):
         if self.ndim != 2:

@@ -315,8 +315,7 @@ def nansum_axis(self, axis=None, keepdims=False, *, dtype=None):
 
 
 def prod_dim(self, dim=None, keepdim=False, dtype=None):
-    out = _PREVIOUS["prod"](self, () if dim is None else dim, keepdim)
-    return out if dtype is None else out.astype(dtype)
+    return _PREVIOUS["prod"](self, dim, keepdim, dtype)
 
 
 def logsumexp_dim(self, dim, keepdim=False):
@@ -669,8 +668,9 @@ def sum_to_size(self, *size):
     lead = self.ndim - len(size)
     axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(size)
                                       if n == 1 and self.shape[lead + i] != 1)
-    out = _core.reduce_sum(self, axes, True) if axes else self
-    return _ops().reshape(out, size)
+    if not axes:
+        return self
+    return _ops().reshape(self.sum(axes, keepdims=True), size)  # in int64 for integers
 
 
 def trace(self, offset=0, axis1=0, axis2=1, dtype=None):

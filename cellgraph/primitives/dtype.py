@@ -99,6 +99,16 @@ def ml_dtypes_numpy(name: str) -> np.dtype:
                         f"pip install ml_dtypes") from None
     return np.dtype(getattr(ml_dtypes, name))
 
+def finfo(dtype: DType):
+    """The limits of a float or complex dtype (max, min, eps, tiny, nmant): NumPy's `finfo`,
+    which knows no bfloat16 or float8s, and ml_dtypes' for those."""
+    if dtype.np_name in ML_DTYPES:
+        import ml_dtypes  # dtype.np imported it (or said how to get it)
+
+        return ml_dtypes.finfo(dtype.np)
+    return np.finfo(dtype.np)
+
+
 # MindSpore aliases.
 half, single, double = float16, float32, float64
 float_, int_ = float32, int64

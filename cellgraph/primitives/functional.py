@@ -90,6 +90,18 @@ def reduce_min(x, axis=(), keep_dims=False):
     return A.reduce_min(x, axis=_axes(x, axis), keep_dims=bool(keep_dims))
 
 
+# SumExt's and ProdExt's rule: bool and integers narrower than int64 accumulate in int64
+WIDENED_TO_INT64 = frozenset({dt.bool_, dt.uint8, dt.int8, dt.int16, dt.int32})
+
+
+def accumulator_dtype(input, dtype):
+    """The dtype a sum or product of `input` is taken in: `dtype`, or int64 for bool and the
+    narrower integers (MindSpore's SumExt and ProdExt, as torch's)."""
+    if dtype is None and abstract_of(input).dtype in WIDENED_TO_INT64:
+        return dt.int64
+    return dtype
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     if isinstance(input, numbers.Number):  # MindSpore's sum takes Tensors only
         raise DTypeError(f"For 'sum', the input must be a Tensor, but got "
@@ -97,6 +109,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(keepdim, (bool, np.bool_)):
         raise DTypeError(f"For 'sum', the type of 'keepdim' must be bool, but got "
                          f"{type(keepdim).__name__} {keepdim!r}.")
+    dtype = accumulator_dtype(input, dtype)
     if dtype is not None:
         input = cast(input, dtype)
     return reduce_sum(input, dim, keepdim)

@@ -221,7 +221,7 @@ def clamp(input, min=None, max=None):
     F._check_value(input, "ClipByValue")
     dtype = abstract_of(input).dtype
     if min is None or max is None:
-        info = np.finfo(dtype.np) if dtype.is_float else np.iinfo(dtype.np) \
+        info = dt.finfo(dtype) if dtype.is_float else np.iinfo(dtype.np) \
             if not dtype.is_complex else None
         if info is None:
             return clip_by_value(input, min, max)
@@ -256,6 +256,10 @@ def reduce_prod(x, axis=(), keep_dims=False):
 
 
 def prod(input, axis=None, keep_dims=False, dtype=None):
+    """The product over `axis`; over all or one axis it is ProdExt's, which takes bool and the
+    narrower integers in int64 (over a tuple of axes, ReduceProd's, in the input's dtype)."""
+    if not isinstance(axis, (tuple, list)) and not hasattr(axis, "aval"):
+        dtype = F.accumulator_dtype(input, dtype)
     if dtype is not None:
         input = F.cast(input, dtype)
     return reduce_prod(input, axis, keep_dims)

@@ -140,12 +140,11 @@ class TensorMethods:
         """1.x/NumPy's (axis, keepdims) or 2.x's (dim, keepdim) spelling."""
         axis = dim if dim is not None else axis
         keepdims = keepdim if keepdim is not None else keepdims
-        # bool counts, as MindSpore's Tensor.sum casts it to int32 first (NumPy counts too)
-        x = F.cast(self, dt.int32) if abstract_of(self).dtype.is_bool else self
-        out = F.reduce_sum(x, axis, keepdims)
+        # SumExt's: bool and narrower integers sum in int64, or in `dtype` when given
+        out = F.sum(self, axis, bool(keepdims), dtype=dtype)
         if initial is not None:
             out = out + initial
-        return out if dtype is None else F.cast(out, dtype)
+        return F.cast(out, dtype) if dtype == dt.bool_ else out
 
     def mean(self, axis=None, keep_dims=False):
         return F.reduce_mean(self, axis, keep_dims)
@@ -271,8 +270,8 @@ class TensorMethods:
     def cumsum(self, axis=0):
         return NF.cumsum(self, axis)
 
-    def prod(self, axis=(), keep_dims=False):
-        return NF.reduce_prod(self, () if axis is None else axis, keep_dims)
+    def prod(self, axis=None, keep_dims=False, dtype=None):
+        return NF.prod(self, axis, keep_dims, dtype)
 
     def tile(self, multiples):
         return NF.tile(self, multiples)

@@ -295,9 +295,21 @@ def _reshape_to(xp, x, shape):
     return xp.reshape(x, tuple(int(d) for d in shape))
 
 
+def _fill_value(value, dtype):
+    """A Python int as an integer `dtype` holds it: MindSpore's Fill casts as C does, so one
+    outside the dtype's range wraps (300 as int8 is 44, 2**63 as int64 is -2**63)."""
+    if type(value) is not int or not dtype.is_int:
+        return value
+    info = np.iinfo(dtype.np)
+    if info.min <= value <= info.max or not -2**63 <= value < 2**64:
+        return value  # (past 64 bits: NumPy's OverflowError says so)
+    return np.array(value).astype(dtype.np).item()
+
+
 @kernel("fill_to")
 def _fill_to(xp, shape, dtype, value):
-    return xp.full(tuple(int(d) for d in shape), value, dtype=dtype_of(xp, dtype))
+    return xp.full(tuple(int(d) for d in shape), _fill_value(value, dtype),
+                   dtype=dtype_of(xp, dtype))
 
 
 @kernel("take_first")
@@ -317,7 +329,8 @@ def _take_first_grad(xp, g, count, axis, size):
 TABLE["complex"] = lambda xp, re, im: re + im * 1j
 TABLE["conj"] = lambda xp, x: xp.conj(x)
 TABLE["angle"] = lambda xp, x: xp.atan2(xp.imag(x), xp.real(x))
-TABLE["fill"] = lambda xp, dtype, shape, value: xp.full(shape, value, dtype=dtype_of(xp, dtype))
+TABLE["fill"] = lambda xp, dtype, shape, value: xp.full(shape, _fill_value(value, dtype),
+                                                        dtype=dtype_of(xp, dtype))
 
 
 def _dropout(xp, x, mask, keep_prob):

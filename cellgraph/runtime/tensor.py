@@ -27,19 +27,45 @@ from .tensor_format import format_numpy_repr, format_print, format_repr
 
 
 def _infer_dtype(data) -> dt.DType:
-    """MindSpore's defaults: Python floats -> float32, ints -> int64, bools -> bool."""
+    """MindSpore's defaults: Python floats -> float32, ints -> int64, bools -> bool; a list of
+    NumPy scalars keeps the dtype NumPy gives it (int32 aside, which is int64), and an int from
+    2**63 up to 2**64 is uint64, as NumPy reads it."""
     if isinstance(data, np.ndarray | np.generic):
         return dt.from_numpy(data.dtype)
     arr = np.asarray(data)
-    if arr.dtype.kind == "f":
+    if arr.dtype == np.float64:
         return dt.float32
-    if arr.dtype.kind in "iu":
+    if arr.dtype in (np.int32, np.int64):
         return dt.int64
-    if arr.dtype.kind == "b":
-        return dt.bool_
-    if arr.dtype.kind == "c":  # Python complex numbers are complex128, as in NumPy
+    if arr.dtype.kind in "biufc":
         return dt.from_numpy(arr.dtype)
+    if isinstance(data, int):  # past 64 bits: MindSpore's C++ conversion refuses it
+        raise RunError(f"Unsupported tensor type! The int {data} does not fit in 64 bits.")
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
+
+
+def _cast_host(input_data, dtype: dt.DType) -> np.ndarray:
+    """`input_data` as a NumPy array of `dtype`, the way MindSpore's C++ casts: numbers outside
+    the dtype's range wrap (300 as int8 is 44, -1 as uint8 is 255, 2**63 as int64 is -2**63),
+    floats cast to ints truncate first, and complex numbers given a real dtype keep their real
+    parts. Python ints past 64 bits are refused with a RuntimeError."""
+    if isinstance(input_data, int) and not -2**63 <= input_data < 2**64:
+        raise RunError(f"Cannot construct Tensor because of unsupported data type: the int "
+                       f"{input_data} does not fit in 64 bits.")
+    try:
+        with np.errstate(all="ignore"):
+            return np.array(input_data, dtype=dtype.np)
+    except (OverflowError, ValueError, TypeError):
+        values = np.array(input_data)  # NumPy's own reading: int64, uint64 or float64
+    if values.dtype.kind == "O":
+        raise RunError(f"Cannot construct Tensor because of unsupported data type: the int "
+                       f"{input_data} does not fit in 64 bits.")
+    if values.dtype.kind == "c" and not dtype.is_complex:
+        values = values.real
+    elif values.dtype.kind not in "biuf":
+        raise DTypeError(f"Tensor: cannot make a {dtype} tensor from {input_data!r:.60}")
+    with np.errstate(all="ignore"):
+        return values.astype(dtype.np)
 
 
 # the Tensors made over a NumPy array (Tensor.from_numpy), by id: their repr is NumPy's
@@ -168,13 +194,7 @@ class Tensor(TensorMethods):
         _check_input_data(input_data)
         _check_tensor_dtype(dtype)
         dtype = dtype if dtype is not None else _infer_dtype(input_data)
-        try:
-            host = np.array(input_data, dtype=dtype.np)
-        except TypeError:  # complex numbers given a real dtype keep their real parts
-            values = np.array(input_data)
-            if values.dtype.kind != "c" or dtype.is_complex:
-                raise
-            host = values.real.astype(dtype.np)
+        host = _cast_host(input_data, dtype)
         self._data = get_backend().from_host(host)
         self._dtype = dtype
 
@@ -353,7 +373,10 @@ class Tensor(TensorMethods):
         `x.T`, ...) writes its base, and views see writes to their base. Data that may not
         be written (a graph's constant handed out as a result) is copied first."""
         index = _host_index(index)
-        value = value.asnumpy() if isinstance(value, Tensor) else value
+        if isinstance(value, Tensor):
+            value = value.asnumpy()
+        elif isinstance(value, numbers.Number | list | tuple):  # cast as Tensor(value, dtype)
+            value = _cast_host(value, self._dtype)  # casts: 300 into int8 is 44
         data = self._data
         if data.__class__ is np.ndarray and data.flags.writeable:
             data[index] = value

@@ -320,3 +320,46 @@ def test_renorm_matches_mindspore():
 def test_renorm_checks_as_mindspore(call, error, message):
     with pytest.raises(error, match=message):
         call(Tensor(RENORM_X.astype(np.float32)))
+
+
+def test_float_limits_of_bfloat16():
+    """bfloat16's limits come from ml_dtypes (NumPy's finfo refuses it): nan_to_num's default
+    infinities, clamp's missing bound and eps read them."""
+    pytest.importorskip("ml_dtypes")
+    bf16_max = 3.3895313892515355e38  # (2 - 2**-7) * 2**127
+    x = Tensor(np.array([np.nan, np.inf, -np.inf, 1.5], np.float32), ms.bfloat16)
+    out = ops.nan_to_num(x)
+    assert out.dtype == ms.bfloat16
+    np.testing.assert_array_equal(out.float().asnumpy(),
+                                  np.array([0.0, bf16_max, -bf16_max, 1.5], np.float32))
+    y = Tensor([1.0, 5.0], ms.bfloat16)
+    np.testing.assert_array_equal(ops.clamp(y, min=2.0).float().asnumpy(), [2.0, 5.0])
+    np.testing.assert_array_equal(ops.clamp(y, max=2.0).float().asnumpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(ops.eps(Tensor([1.0], ms.bfloat16)).float().asnumpy(),
+                                  [2.0 ** -7])
+
+
+@pytest.mark.parametrize("values, dtype", [
+    ([True, False, True], mstype.bool_), ([-3, 5, 7], mstype.int8), ([3, 5, 7], mstype.uint8),
+    ([-3, 5, 7], mstype.int32), ([-3, 5, 7], mstype.int16),
+])
+def test_sum_and_prod_of_integers_in_int64(values, dtype):
+    """MindSpore 2.10's SumExt and ProdExt: bool and integers narrower than int64 accumulate in
+    int64 (Tensor.sum, ops.sum, nansum of bool, sum_to_size, Tensor.prod)."""
+    x = Tensor(np.array(values), dtype)
+    total = int(np.sum(np.array(values, np.int64)))
+    for out in (x.sum(), ops.sum(x), x.sum(0, keepdims=True).reshape(())):
+        assert out.dtype == mstype.int64 and int(out) == total
+    assert x.sum_to_size(1).dtype == mstype.int64 and x.sum_to_size(1).asnumpy().tolist() == [total]
+    assert x.prod().dtype == mstype.int64
+    assert int(x.prod()) == int(np.prod(np.array(values, np.int64)))
+    assert x.sum(dtype=mstype.bool_).dtype == mstype.bool_
+    if dtype == mstype.bool_:
+        assert x.nansum().dtype == mstype.int64 and int(x.nansum()) == 2
+
+
+def test_sum_of_floats_keeps_the_dtype():
+    x = Tensor(np.array([1.5, 2.5], np.float16))
+    assert x.sum().dtype == mstype.float16 and ops.sum(x).dtype == mstype.float16
+    y = Tensor(np.ones((2, 3), np.int8))
+    assert y.sum_to_size(2, 3).dtype == mstype.int8  # nothing summed, nothing cast

@@ -712,6 +712,53 @@ def test_tensor_data_refused_as_mindspore_refuses_it():
     assert Tensor([Tensor(1.0), Tensor(2.0)]).shape == (2,)
 
 
+@pytest.mark.parametrize("data, dtype, expected", [
+    # MindSpore 2.10's values: numbers outside the dtype's range wrap as C casts do
+    (300, ms.int8, 44), ([300, -1], ms.int8, [44, -1]), (-1, ms.uint8, 255),
+    ([-1], ms.uint8, [255]), (2**31, ms.int32, -2**31), (2**40, ms.int32, 0),
+    (2**63, ms.int64, -2**63), ([2**63], ms.int64, [-2**63]), (2**63, ms.uint64, 2**63),
+    (300.7, ms.int8, 44), ([300.7], ms.int8, [44]), (-1.5, ms.uint8, 255), (3.5, ms.int8, 3),
+    (1e40, ms.int32, -2**31), (float("nan"), ms.int32, -2**31), (2**63, ms.bool_, True),
+])
+def test_tensor_data_outside_the_dtype_wraps(data, dtype, expected):
+    assert_tensor(Tensor(data, dtype), expected, dtype)
+
+
+def test_tensor_data_overflowing_floats_are_inf():
+    assert_tensor(Tensor(70000, ms.float16), np.inf, ms.float16)
+    assert_tensor(Tensor(1e40, ms.float32), np.inf, ms.float32)
+
+
+@pytest.mark.parametrize("data, dtype", [
+    # MindSpore 2.10's default dtypes: a list keeps the dtype NumPy reads from it, float64
+    # read as float32 and int32 as int64; an int from 2**63 on is uint64
+    (2**63, ms.uint64), ([2**63], ms.uint64), ((2**63, 1), ms.float32),
+    ([2**63, -1], ms.float32), ([[2**63], [1]], ms.float32), (2**63 - 1, ms.int64),
+    (-2**63, ms.int64), ([np.uint8(1), np.uint8(2)], ms.uint8), ([np.uint64(1)], ms.uint64),
+    ([np.float16(1.5)], ms.float16), ([np.float64(1.5)], ms.float32),
+    ([np.int8(1), np.int16(2)], ms.int16), ([np.int32(1), 2], ms.int64),
+    ([np.uint8(1), 1], ms.int64), ([np.float16(1.0), 1.5], ms.float32),
+    ((np.uint16(3),), ms.uint16), ([np.complex64(1j)], ms.complex64), ([True, 2], ms.int64),
+    (np.float64(2.0), ms.float64), (np.uint8(3), ms.uint8),
+])
+def test_tensor_default_dtype_as_mindspore(data, dtype):
+    assert Tensor(data).dtype == dtype
+    np.testing.assert_array_equal(Tensor(data).asnumpy(), np.array(data).astype(dtype.np))
+
+
+def test_tensor_ints_past_64_bits_refused():
+    """MindSpore raises RuntimeError for an int outside [-2**63, 2**64), whatever the dtype;
+    inside a list it is the list's TypeError."""
+    for data, dtype in ((2**64, ms.int64), (-2**63 - 1, ms.int64), (2**64, ms.uint64),
+                        (2**64, ms.float32)):
+        with pytest.raises(RuntimeError, match="Cannot construct Tensor"):
+            Tensor(data, dtype)
+    with pytest.raises(RuntimeError, match="Unsupported tensor type"):
+        Tensor(2**64)
+    with pytest.raises(TypeError, match="contain unsupported element"):
+        Tensor([1, 2**64], ms.int64)
+
+
 def test_virtual_flag():
     from cellgraph.train._utils import _construct_tensor_list
 
@@ -803,3 +850,26 @@ def test_offload_refused_where_the_data_is_on_an_accelerator(monkeypatch):
     monkeypatch.setattr(tensor_module, "get_backend", lambda: on_device)
     with pytest.raises(NotImplementedError, match="cannot offload"):
         value._offload()
+
+
+def test_setitem_casts_numbers_to_the_tensor_dtype():
+    """MindSpore 2.10 casts an assigned number as it makes a Tensor of it: 300 into int8 is 44,
+    -1 and 256 into uint8 are 255 and 0, outside graphs and in a Cell."""
+    t = Tensor(np.array([1, 100, 3], np.int8))
+    t[0] = 300
+    t[1:] = -1
+    assert_tensor(t, [44, -1, -1], ms.int8)
+    u = Tensor(np.array([1, 100, 3], np.uint8))
+    u[1:] = [-1, 256]
+    assert_tensor(u, [1, 255, 0], ms.uint8)
+    f = Tensor(np.array([1.5, 2.5], np.float32))
+    f[0] = 3
+    assert_tensor(f, [3.0, 2.5], ms.float32)
+
+    class Net(ms.nn.Cell):
+        def construct(self, x):
+            x[0] = 300
+            x[1:] = -1
+            return x
+
+    assert_tensor(Net()(Tensor(np.array([1, 100, 3], np.int8))), [44, -1, -1], ms.int8)

@@ -82,7 +82,7 @@ def random_(input, from_=0, to=None, *, generator=None):
     dtype = input.dtype
     if to is None:
         to = (int(np.iinfo(dtype.np).max) + 1 if dtype.is_int
-              else 2 ** (np.finfo(dtype.np).nmant + 1) if dtype.is_float else 2)
+              else 2 ** (dt.finfo(dtype).nmant + 1) if dtype.is_float else 2)
     draws = _mint().randint(from_, to, _shape(input), generator=generator)
     return update_in_place(input, draws)
 

@@ -63,7 +63,7 @@ def no_repeat_ngram(state_seq, log_probs, ngram_size: int):
         banned = hit if banned is None else banned | hit
     if banned is None:
         return log_probs
-    lowest = F.zeros_like(log_probs) - float(np.finfo(probs.dtype.np).max)
+    lowest = F.zeros_like(log_probs) - float(dt.finfo(probs.dtype).max)
     return F.select(banned, lowest, log_probs)
 
 

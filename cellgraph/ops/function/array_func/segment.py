@@ -61,11 +61,11 @@ def _segment_reduce(scatter, neutral):
 
 
 def _lowest(dtype):
-    return float(np.finfo(dtype.np).min) if dtype.is_float else int(np.iinfo(dtype.np).min)
+    return float(dt.finfo(dtype).min) if dtype.is_float else int(np.iinfo(dtype.np).min)
 
 
 def _highest(dtype):
-    return float(np.finfo(dtype.np).max) if dtype.is_float else int(np.iinfo(dtype.np).max)
+    return float(dt.finfo(dtype).max) if dtype.is_float else int(np.iinfo(dtype.np).max)
 
 
 _segment_sum = _segment_reduce(S.tensor_scatter_add, lambda dtype: 0)

@@ -135,7 +135,7 @@ def _float(x, op: str):
 
 def nan_to_num(input, nan=None, posinf=None, neginf=None):
     nan = 0.0 if nan is None else nan
-    info = np.finfo(abstract_of(_float(input, "nan_to_num")).dtype.name)
+    info = dt.finfo(abstract_of(_float(input, "nan_to_num")).dtype)
     posinf = float(info.max) if posinf is None else posinf
     neginf = float(info.min) if neginf is None else neginf
     out = M.select(M.not_equal(input, input), full_like(input, nan), input)
@@ -284,7 +284,7 @@ def eps(x):
     dtype = _tensor(x, "Eps", "x").dtype
     if not dtype.is_float:
         raise DTypeError(f"Eps: expected a float Tensor, got {dtype}")
-    return F.fill(dtype, abstract_of(x).shape, float(np.finfo(dtype.np).eps))
+    return F.fill(dtype, abstract_of(x).shape, float(dt.finfo(dtype).eps))
 
 
 def pows(input, exponent):

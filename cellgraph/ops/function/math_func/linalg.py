@@ -132,7 +132,7 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
     if atol is None:
         atol = 0.0
         if rtol is None:
-            rtol = max(aval.shape) * float(np.finfo(aval.dtype.np).eps)
+            rtol = max(aval.shape) * float(dt.finfo(aval.dtype).eps)
     elif rtol is None:
         rtol = 0.0
     atol, rtol = (F.expand_dims(t, -1) if is_tensor(t) else float(t) for t in (atol, rtol))

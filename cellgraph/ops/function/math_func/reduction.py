@@ -180,7 +180,8 @@ def count_nonzero(x, axis=(), keep_dims=False, dtype=dt.int32):
 
 def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """The sum with NaNs counted as zero."""
-    x = input  # NaNs become zeros before the cast to `dtype` (an integer one has no NaN)
+    # NaNs become zeros before the cast to `dtype` (an integer one has no NaN); bool counts
+    x = F.cast(input, dt.int64) if abstract_of(input).dtype.is_bool else input
     if abstract_of(x).dtype.is_float:
         x = M.select(isnan(x), A.zeros_like(x), x)
     x = x if dtype is None else F.cast(x, dtype)

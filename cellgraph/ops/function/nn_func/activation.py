@@ -220,7 +220,7 @@ def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
     if not tau > 0:
         raise ArgumentValueError(f"gumbel_softmax: `tau` must be > 0, got {tau}")
     draws = F.cast(rand(abstract_of(logits).shape), dtype)
-    tiny = float(np.finfo(dtype.np).tiny)
+    tiny = float(dt.finfo(dtype).tiny)
     gumbel = -M.log(-M.log(M.maximum(draws, tiny)) + tiny)
     soft = F.softmax((logits + gumbel) / tau, dim)
     if not hard:

@@ -117,7 +117,7 @@ def _attention(query, key, value, head_num, real_shift, drop_mask, attn_mask, ke
         scores = scores + F.cast(real_shift, dtype)
     s1, s2 = abstract_of(scores).shape[-2:]
     own = _discarded(s1, s2, sparse_mode, pre_tokens, next_tokens)
-    low = float(np.finfo(dtype.np).min)
+    low = float(dt.finfo(dtype).min)
     if own is not None:
         scores = masked_fill(scores, A.cast(own, dtype=dt.bool_), low)
     elif attn_mask is not None:

@@ -86,7 +86,7 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
                         F.getitem(extended, (slice(None), slice(0, ext - 2)))), -1)
     skip = M.logical_and(odd, M.not_equal(extended, shifted))
     dtype = abstract_of(log_probs).dtype
-    neg = float(np.finfo(dtype.np).min) / 4
+    neg = float(dt.finfo(dtype).min) / 4
     start = A.cast(np.arange(ext) < 2, dtype=dt.bool_)
     picks = F.cast(one_hot(extended, classes, 1, 0, -1), dtype)  # (N, ext, C)
 
