@@ -108,8 +108,12 @@ def linear_along(x, axis: int, size_out: int, align_corners: bool, half_pixel: b
 
 def _sizes(shape, size, scale_factor) -> tuple:
     spatial = tuple(shape[2:])
-    if (size is None) == (scale_factor is None):
-        raise ArgumentValueError("interpolate: give exactly one of `size` and `scale_factor`")
+    if size is not None and scale_factor is not None:
+        raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set "
+                                 "simultaneously")
+    if size is None and scale_factor is None:
+        raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both "
+                                 "empty")
     if size is not None:
         return tuple(size) if isinstance(size, (tuple, list)) else (size,) * len(spatial)
     scale = scale_factor if isinstance(scale_factor, (tuple, list)) else (
@@ -154,6 +158,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     kernels)."""
     shape = abstract_of(input).shape
     sizes = _sizes(shape, size, scale_factor)
+    if recompute_scale_factor and size is not None:
+        raise ArgumentValueError("For 'interpolate', it is incorrect to set "
+                                 "'recompute_scale_factor' to True after specifying an explicit "
+                                 "'size'.")
     ratios = [None] * len(sizes)
     if scale_factor is not None and not recompute_scale_factor:
         scales = scale_factor if isinstance(scale_factor, (tuple, list)) else (
