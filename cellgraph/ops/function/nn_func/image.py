@@ -19,7 +19,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.sort_ops import take_along_axis
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["affine_grid", "grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle"]
+__all__ = ["affine_grid", "grid_sample", "pixel_shuffle", "pixel_unshuffle"]
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -56,6 +56,23 @@ def _nearest(size_in: int, size_out: int, align_corners: bool, ratio=None) -> np
         src = np.floor(np.arange(size_out) * ratio)
     matrix = np.zeros((size_out, size_in))
     matrix[np.arange(size_out), np.minimum(src.astype(int), size_in - 1)] = 1.0
+    return matrix
+
+
+def nearest_v2_matrix(size_in: int, size_out: int, align_corners: bool, half_pixel: bool):
+    """One-hot (size_out, size_in) rows: MindSpore's CPU kernel's source pixel for each output
+    pixel, its scale and position in float32, rounded half away from zero (align_corners) or
+    floored, clamped to the input."""
+    scale = np.float32((size_in - 1) / np.float32(size_out - 1)) if align_corners and \
+        size_out > 1 else np.float32(np.float32(size_in) / np.float32(size_out))
+    pos = np.arange(size_out, dtype=np.float32)
+    pos = ((pos + np.float32(0.5)) * scale if half_pixel else pos * scale).astype(np.float64)
+    src = np.sign(pos) * np.floor(np.abs(pos) + 0.5) if align_corners else np.floor(pos)
+    src = np.minimum(src.astype(np.int64), size_in - 1)
+    if half_pixel:
+        src = np.maximum(src, 0)
+    matrix = np.zeros((size_out, size_in))
+    matrix[np.arange(size_out), src] = 1.0
     return matrix
 
 
@@ -149,9 +166,9 @@ def _area_matrices(shape, sizes, align_corners) -> list:
     return [_average_matrix(n, m) for n, m in zip(shape[2:], sizes)]
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                recompute_scale_factor=None):
-    """Resize the spatial axes (after N, C): "nearest", "linear"/"bilinear"/"trilinear"
+def resize_spatial(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                   recompute_scale_factor=None):
+    """mint's interpolate (and the Upsample primitives' resize): resize the spatial axes (after N, C): "nearest", "linear"/"bilinear"/"trilinear"
     (pixel-centre sampling unless align_corners) or "area" (adaptive average pooling). Given
     a scale_factor, each output size is floor(in * scale) and the samples lie 1 / scale apart,
     unless recompute_scale_factor asks for in / out (as torch and MindSpore's Upsample
