@@ -305,9 +305,15 @@ def _check(input, grid, mode, padding_mode, align_corners) -> int:
         raise ShapeError(f"grid_sample: expected a grid of shape (N, ..., {d}) with N = "
                          f"{x.shape[0]} and rank {d + 2} for input shape {x.shape}, got "
                          f"{g.shape}")
-    if not x.dtype.is_float or g.dtype != x.dtype:
-        raise DTypeError(f"grid_sample: expected float input and a grid of the same dtype, "
-                         f"got {x.dtype} and {g.dtype}")
+    if g.dtype != x.dtype:  # MindSpore's messages, GridSampler2D's and GridSampler3D's
+        if d == 3:
+            raise DTypeError(f"For primitive[GridSampler3D], the input type must be same, but "
+                             f"got input_x {x.dtype} and grid {g.dtype}.")
+        raise DTypeError(f"Input grid must have the same data type with input x! input[x] data "
+                         f"type = Tensor[{x.dtype}] but input[grid] data type = "
+                         f"Tensor[{g.dtype}]")
+    if not x.dtype.is_float:
+        raise DTypeError(f"grid_sample: expected a float input and grid, got {x.dtype}")
     if mode not in _MODES:
         raise ArgumentValueError(f"grid_sample: `mode` must be one of {_MODES}, got {mode!r}")
     if padding_mode not in _PADDING:
