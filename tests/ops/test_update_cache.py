@@ -116,3 +116,41 @@ def test_map_uniform_errors():
         _MapUniformNet(4, 2)(Tensor(np.array([0, 1, 20], np.int32)))
     with pytest.raises(RuntimeError, match="'group_num' must be greater than 0"):
         _MapUniformNet(4, 0)(Tensor(np.array([0, 1], np.int32)))
+
+
+class _PadAndShiftNet(nn.Cell):
+    def __init__(self, shift_idx):
+        super().__init__()
+        self.pad_and_shift = P.PadAndShift()
+        self.shift_idx = shift_idx
+
+    def construct(self, x, cum_sum_arr):
+        return self.pad_and_shift(x, cum_sum_arr, self.shift_idx)
+
+
+def test_pad_and_shift_as_mindspore():
+    # MindSpore 2.10's value: -1 * cum_sum_arr[-1], input_x[:2] written at [3, 5)
+    x = Tensor(np.array([9, 13, -1, -1, -1, -1, -1, -1], np.int32))
+    net = _PadAndShiftNet(1)
+    out = net(x, Tensor(np.array([0, 3, 5], np.int32)))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [-1, -1, -1, 9, 13]
+    # the table sets the length: another table, another result (the graph follows its values)
+    assert net(x, Tensor(np.array([0, 1, 2], np.int32))).asnumpy().tolist() == [-1, 9]
+    eager = P.PadAndShift()(Tensor(np.array([9, 13, 4], np.int64)),
+                            Tensor(np.array([0, 2, 3, 6], np.int64)), 0)
+    assert eager.asnumpy().tolist() == [9, 13, -1, -1, -1, -1]
+
+
+def test_pad_and_shift_errors():
+    with pytest.raises(TypeError, match="int32 or int64"):
+        P.PadAndShift()(Tensor(np.array([9.0, 13.0], np.float32)),
+                        Tensor(np.array([0, 1, 2], np.int32)), 1)
+    with pytest.raises(RuntimeError, match="Rank of PadAndShift's input must be 1"):
+        P.PadAndShift()(Tensor(np.array([[9, 13]], np.int32)),
+                        Tensor(np.array([0, 1, 2], np.int32)), 1)
+    with pytest.raises(ValueError, match="shift_idx"):
+        P.PadAndShift()(Tensor(np.array([9, 13], np.int32)),
+                        Tensor(np.array([0, 1, 2], np.int32)), 2)
+    with pytest.raises(RuntimeError, match="at most the 2 elements"):
+        P.PadAndShift()(Tensor(np.array([9, 13], np.int32)),
+                        Tensor(np.array([0, 1, 5], np.int32)), 1)
