@@ -5,10 +5,12 @@ to the incoming gradient, with MindSpore's call arguments."""
 import numpy as np
 
 from cellgraph import ops
+from cellgraph.ops.operations import _grad_ops
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import dtype as mstype
+from cellgraph.primitives import norm_ops
 from cellgraph.primitives.core import value_input
-from cellgraph.primitives.errors import UnsupportedError
+from cellgraph.primitives.errors import DTypeError, UnsupportedError
 from cellgraph.primitives.exports import REQUIRED
 
 from . import nn_classes
@@ -150,6 +152,58 @@ def _layer_norm_grad(dy, x, normalized_shape, mean, variance, gamma, beta,
     return tuple(g if keep else ops.zeros_like(g) for g, keep in zip(grads, output_mask))
 
 
+def _same_dtype(op: str, **tensors) -> None:
+    dtypes = {name: value.dtype for name, value in tensors.items()}
+    if len(set(dtypes.values())) > 1:
+        raise DTypeError(f"For '{op}', the inputs must have the same dtype, but got {dtypes}.")
+
+
+def _layer_norm_grad_grad(x, dy, variance, mean, gamma, d_dx, d_dg, d_db, begin_norm_axis=1,
+                          begin_params_axis=1):
+    """(d x, d dy, d gamma): LayerNormGrad's (dx, dgamma, dbeta) pulled back from (d_dx, d_dg,
+    d_db), at the given mean and variance, the statistics following x as x's mean and its
+    variance about `mean` do (MindSpore's kernel's formula)."""
+    _same_dtype("LayerNormGradGrad", x=x, dy=dy, variance=variance, mean=mean, gamma=gamma,
+                d_dx=d_dx, d_dg=d_dg, d_db=d_db)
+    rank = len(x.shape)
+    axes = tuple(range(begin_norm_axis % rank, rank))
+
+    def forward(x, dy, gamma):
+        own_mean = ops.mean(x, axes, keep_dims=True)
+        own_var = ops.mean(ops.square(x - mean), axes, keep_dims=True)
+        tracked_mean = mean + (own_mean - ops.stop_gradient(own_mean))
+        tracked_var = variance + (own_var - ops.stop_gradient(own_var))
+        return _grad_ops.LayerNormGrad(begin_norm_axis, begin_params_axis)(
+            x, dy, tracked_var, tracked_mean, gamma)
+
+    return tuple(pullback(forward, (d_dx, d_dg, d_db), x, dy, gamma))
+
+
+def _batch_norm_grad(dout, x, scale, saved_mean, saved_variance, reserve, is_training=False,
+                     epsilon=1e-5, data_format="NCHW"):
+    """(dx, dscale, dbias) of BatchNorm from the statistics it saved (the batch's mean and
+    biased variance in training, the running ones in inference); `reserve` is unused, as
+    on MindSpore's CPU."""
+    rank = len(x.shape)
+    channels_last = data_format == "NHWC" and rank > 2
+    if channels_last:  # (N, ..., C) -> (N, C, ...)
+        to_first = (0, rank - 1) + tuple(range(1, rank - 1))
+        x, dout = ops.transpose(x, to_first), ops.transpose(dout, to_first)
+    if is_training:
+        dx, dscale, dbias = norm_ops.batch_norm_grad(x, dout, scale, saved_mean, saved_variance,
+                                                     epsilon=float(epsilon))
+    else:
+        per_channel = (1, -1) + (1,) * (rank - 2)
+        rstd = ops.reshape(ops.rsqrt(saved_variance + epsilon), per_channel)
+        xhat = (x - ops.reshape(saved_mean, per_channel)) * rstd
+        others = (0,) + tuple(range(2, rank))
+        dx = dout * ops.reshape(scale, per_channel) * rstd
+        dscale, dbias = ops.reduce_sum(dout * xhat, others), ops.reduce_sum(dout, others)
+    if channels_last:
+        dx = ops.transpose(dx, (0,) + tuple(range(2, rank)) + (1,))
+    return dx, dscale, dbias
+
+
 def _convolution_grad(dout, input, weight, bias=None, stride=1, padding=0, dilation=(1, 1),
                       transposed=False, output_padding=0, groups=1, output_mask=()):
     """(d input, d weight, d bias) of Convolution; d bias is None without a bias, and a
@@ -201,6 +255,9 @@ def _trilinear_grad(dy, input_size, output_size=None, scales=None, align_corners
 
 # classes whose constructor takes some of the arguments: name -> (function, init defaults)
 _CONFIGURED = {
+    "LayerNormGradGrad": (_layer_norm_grad_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
+    "BatchNormGrad": (_batch_norm_grad, {"is_training": False, "epsilon": 1e-5,
+                                         "data_format": "NCHW"}),
     "UpsampleTrilinear3DGrad": (_trilinear_grad, {"align_corners": False}),
     "MaxPoolGradWithIndices": (_max_pool_grad_with_indices, {
         "kernel_size": REQUIRED, "strides": None, "pads": 0, "dilation": (1, 1),
