@@ -5,12 +5,14 @@ to the incoming gradient, with MindSpore's call arguments."""
 import numpy as np
 
 from cellgraph import ops
+from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.nn_func.image import nearest_v2_matrix
 from cellgraph.ops.operations import _grad_ops
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import norm_ops
 from cellgraph.primitives.core import value_input
-from cellgraph.primitives.errors import DTypeError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.primitives.exports import REQUIRED
 
 from . import nn_classes
@@ -204,6 +206,26 @@ def _batch_norm_grad(dout, x, scale, saved_mean, saved_variance, reserve, is_tra
     return dx, dscale, dbias
 
 
+def _resize_nearest_neighbor_grad(grads, size, align_corners=False, half_pixel_centers=False):
+    """The gradient of ResizeNearestNeighbor from an (N, C) image of spatial `size` to the
+    size of `grads`: each output pixel's gradient summed into the input pixel it copied (the
+    source pixels MindSpore's CPU kernel picks: floor(i * in / out), or rounded with
+    align_corners; that kernel samples without half-pixel centres whatever
+    `half_pixel_centers` says, and so does this, to give its numbers)."""
+    op = "ResizeNearestNeighborGrad"
+    sizes = tuple(int(v) for v in np.asarray(value_input(size, op, "size")).reshape(-1))
+    if len(sizes) != 2:
+        raise ArgumentValueError(f"For '{op}', the dimension of size should equal to 2 but got "
+                                 f"{len(sizes)}")
+    if len(grads.shape) != 4:
+        raise ArgumentValueError(f"For '{op}', the dimension of input_grads should equal to 4 "
+                                 f"but got {len(grads.shape)}")
+    for axis, size_in in zip((2, 3), sizes):
+        picks = nearest_v2_matrix(size_in, grads.shape[axis], bool(align_corners), False)
+        grads = apply_along(grads, picks.T, axis)
+    return grads
+
+
 def _convolution_grad(dout, input, weight, bias=None, stride=1, padding=0, dilation=(1, 1),
                       transposed=False, output_padding=0, groups=1, output_mask=()):
     """(d input, d weight, d bias) of Convolution; d bias is None without a bias, and a
@@ -255,6 +277,8 @@ def _trilinear_grad(dy, input_size, output_size=None, scales=None, align_corners
 
 # classes whose constructor takes some of the arguments: name -> (function, init defaults)
 _CONFIGURED = {
+    "ResizeNearestNeighborGrad": (_resize_nearest_neighbor_grad,
+                                  {"align_corners": False, "half_pixel_centers": False}),
     "LayerNormGradGrad": (_layer_norm_grad_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
     "BatchNormGrad": (_batch_norm_grad, {"is_training": False, "epsilon": 1e-5,
                                          "data_format": "NCHW"}),
