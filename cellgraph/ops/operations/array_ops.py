@@ -384,7 +384,12 @@ TupleToArray = function_class("TupleToArray", tuple_to_array)
 
 
 class ReverseV2(PrimitiveClass):
+    """`ops.ReverseV2(axis)(x)`: x reversed along the axes of `axis` (a tuple or list)."""
+
     def __init__(self, axis):
+        if not isinstance(axis, (tuple, list)):
+            raise DTypeError(f"For 'ReverseV2', the type of 'axis' should be one of '[list of "
+                             f"int, tuple of int]', but got {type(axis)}.")
         self.axis = tuple(axis)
 
     def __call__(self, x):
