@@ -43,3 +43,24 @@ def test_resize_nearest_neighbor_grad_errors():
         op(Tensor(GRADS), (2,))
     with pytest.raises(ValueError, match="dimension of input_grads should equal to 4 but got 2"):
         op(Tensor(np.ones((2, 3), np.float32)), (2, 2))
+
+
+@pytest.mark.parametrize(("align_corners", "half_pixel", "size", "expected"), [
+    (False, False, (2, 2), [[114, 117], [216, 183]]),
+    (True, False, (3, 4), [[1, 5, 9, 13], [23, 52, 60, 68], [51, 108, 116, 124]]),
+    (False, True, (3, 4), [[20, 13, 32, 40], [31, 17, 37, 41], [104, 55, 116, 124]]),
+])
+def test_resize_nearest_neighbor_v2_grad_as_mindspore(align_corners, half_pixel, size,
+                                                      expected):
+    op = ops.auto_generate.ResizeNearestNeighborV2Grad(align_corners, half_pixel)
+    np.testing.assert_array_equal(op(Tensor(GRADS), size).asnumpy()[0, 0], expected)
+
+
+def test_resize_nearest_neighbor_v2_grad_errors():
+    op = ops.auto_generate.ResizeNearestNeighborV2Grad()
+    with pytest.raises(ValueError, match="the number of size must be equal to 2, but got 1"):
+        op(Tensor(GRADS), (2,))
+    with pytest.raises(ValueError, match="the image rank must be equal to 4, but got 2"):
+        op(Tensor(np.ones((2, 3), np.float32)), (2, 2))
+    with pytest.raises(TypeError, match="Tensor\\[Int32\\]"):
+        op(Tensor(np.ones((1, 1, 2, 3), np.int32)), (2, 2))

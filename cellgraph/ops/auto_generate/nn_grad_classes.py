@@ -206,24 +206,52 @@ def _batch_norm_grad(dout, x, scale, saved_mean, saved_variance, reserve, is_tra
     return dx, dscale, dbias
 
 
+def _nearest_grad(grads, sizes, align_corners, half_pixel):
+    """Each output pixel's gradient summed into the input pixel of spatial size `sizes` that
+    the resize copied (MindSpore's CPU kernels' source pixels, `nearest_v2_matrix`)."""
+    for axis, size_in in zip((2, 3), sizes):
+        picks = nearest_v2_matrix(size_in, grads.shape[axis], bool(align_corners),
+                                  bool(half_pixel))
+        grads = apply_along(grads, picks.T, axis)
+    return grads
+
+
+def _grad_sizes(size, op: str) -> tuple:
+    return tuple(int(v) for v in np.asarray(value_input(size, op, "size")).reshape(-1))
+
+
 def _resize_nearest_neighbor_grad(grads, size, align_corners=False, half_pixel_centers=False):
     """The gradient of ResizeNearestNeighbor from an (N, C) image of spatial `size` to the
-    size of `grads`: each output pixel's gradient summed into the input pixel it copied (the
-    source pixels MindSpore's CPU kernel picks: floor(i * in / out), or rounded with
-    align_corners; that kernel samples without half-pixel centres whatever
-    `half_pixel_centers` says, and so does this, to give its numbers)."""
+    size of `grads`. MindSpore's CPU kernel samples without half-pixel centres whatever
+    `half_pixel_centers` says, and so does this, to give its numbers."""
     op = "ResizeNearestNeighborGrad"
-    sizes = tuple(int(v) for v in np.asarray(value_input(size, op, "size")).reshape(-1))
+    sizes = _grad_sizes(size, op)
     if len(sizes) != 2:
         raise ArgumentValueError(f"For '{op}', the dimension of size should equal to 2 but got "
                                  f"{len(sizes)}")
     if len(grads.shape) != 4:
         raise ArgumentValueError(f"For '{op}', the dimension of input_grads should equal to 4 "
                                  f"but got {len(grads.shape)}")
-    for axis, size_in in zip((2, 3), sizes):
-        picks = nearest_v2_matrix(size_in, grads.shape[axis], bool(align_corners), False)
-        grads = apply_along(grads, picks.T, axis)
-    return grads
+    return _nearest_grad(grads, sizes, align_corners, False)
+
+
+def _resize_nearest_neighbor_v2_grad(grads, size, align_corners=False,
+                                     half_pixel_centers=False):
+    """The gradient of ResizeNearestNeighborV2 from an (N, C) image of spatial `size` to the
+    size of `grads` (floats only, as MindSpore's CPU kernel)."""
+    op = "ResizeNearestNeighborV2Grad"
+    sizes = _grad_sizes(size, op)
+    if len(sizes) != 2:
+        raise ArgumentValueError(f"For primitive[{op}], the number of size must be equal to 2, "
+                                 f"but got {len(sizes)}.")
+    if len(grads.shape) != 4:
+        raise ArgumentValueError(f"For primitive[{op}], the image rank must be equal to 4, but "
+                                 f"got {len(grads.shape)}.")
+    if not grads.dtype.is_float:
+        raise DTypeError(f"For primitive[{op}], the input argument[grads] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{grads.dtype}].")
+    return _nearest_grad(grads, sizes, align_corners, half_pixel_centers)
 
 
 def _convolution_grad(dout, input, weight, bias=None, stride=1, padding=0, dilation=(1, 1),
@@ -279,6 +307,8 @@ def _trilinear_grad(dy, input_size, output_size=None, scales=None, align_corners
 _CONFIGURED = {
     "ResizeNearestNeighborGrad": (_resize_nearest_neighbor_grad,
                                   {"align_corners": False, "half_pixel_centers": False}),
+    "ResizeNearestNeighborV2Grad": (_resize_nearest_neighbor_v2_grad,
+                                    {"align_corners": False, "half_pixel_centers": False}),
     "LayerNormGradGrad": (_layer_norm_grad_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
     "BatchNormGrad": (_batch_norm_grad, {"is_training": False, "epsilon": 1e-5,
                                          "data_format": "NCHW"}),
