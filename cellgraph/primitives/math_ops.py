@@ -157,6 +157,9 @@ positive = _elementwise("positive", _numeric_type, operands=("input",), spelling
 
 
 def _float_pair_type(x: TensorType, y: TensorType) -> TensorType:
+    if x.dtype != y.dtype and not (x.weak or y.weak):  # MindSpore casts neither
+        raise DTypeError(f"For primitive[NextAfter], the input type must be same, but got "
+                         f"{x.dtype} and {y.dtype}.")
     if not (x.dtype.is_float and y.dtype.is_float):
         raise DTypeError(f"NextAfter: x1 and x2 must be float32 or float64 Tensors, got "
                          f"{x.dtype} and {y.dtype}")
@@ -165,7 +168,7 @@ def _float_pair_type(x: TensorType, y: TensorType) -> TensorType:
 
 # the next representable value after x1 towards x2: ops.nextafter, ops.NextAfter (filed in
 # ops.operations.math_ops), Tensor.nextafter
-nextafter = _elementwise("nextafter", _float_pair_type, label="NextAfter", promote=SAME,
+nextafter = _elementwise("nextafter", _float_pair_type, label="NextAfter", promote=None,
                          operands=("input", "other"))
 maximum = _elementwise("maximum", real_operands(arith_type), promote=SAME,
                        operands=("input", "other"), spellings=("mint",))

@@ -10,7 +10,7 @@ import numpy as np
 from . import dtype as dt
 from .array_ops import cast, gather, reshape
 from .batching import loop_rule
-from .core import Primitive, TensorType, abstract_of
+from .core import Primitive, TensorType, abstract_of, value_input
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .math_ops import less, select
 from .sort_ops import argsort
@@ -217,12 +217,29 @@ def float_dtype(op: str, dtype, default) -> dt.DType:
 
 # ----- permutations ------------------------------------------------------------------------------
 
+def _permutation_length(n) -> int:
+    """RandpermV2's `n`: a positive int, or a Tensor holding one integer."""
+    if hasattr(n, "aval"):
+        aval = abstract_of(n)
+        if not aval.dtype.is_int or int(np.prod(aval.shape)) != 1:
+            raise DTypeError(f"For RandpermV2, the 0'th input is a Tensor whose shape is "
+                             f"{list(aval.shape)} and dtype is [{aval.dtype}], which can not be "
+                             f"converted to int.")
+        n = int(np.asarray(value_input(n, "RandpermV2", "n")).reshape(-1)[0])
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise DTypeError(f"For 'RandpermV2', the 'n' must be int, but got '{type(n).__name__}'")
+    if n <= 0:
+        raise ArgumentValueError(f"For 'RandpermV2', the input 'n' must be greater than 0, but "
+                                 f"got data: {n}.")
+    return int(n)
+
+
 def randperm(n, seed=0, offset=0, dtype=dt.int64):
     """A random permutation of 0 .. n-1, MindSpore's RandpermV2 kernel's: libstdc++'s
     std::shuffle over a `std::mt19937` seeded afresh on every run with `offset`, or `seed` when
-    offset is 0; with seed -1 and offset 0 the global generator's."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise DTypeError(f"randperm: expected a non-negative int n, got {n!r}")
+    offset is 0; with seed -1 and offset 0 the global generator's. A Tensor `n` (one integer)
+    sets the result's length, so its value is read when the graph is built (a value input)."""
+    n = _permutation_length(n)
     for name, value in (("seed", seed), ("offset", offset)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise DTypeError(f"For 'RandpermV2', the '{name}' must be int, but got "

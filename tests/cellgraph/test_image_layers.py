@@ -175,3 +175,27 @@ def test_msssim_values_and_checks_as_mindspore():
         net(Tensor(a), Tensor(a.astype(np.float16)))
     with pytest.raises(ValueError):
         net(Tensor(a[None]), Tensor(a[None]))
+
+
+def test_upsample_recompute_scale_factor_matches_mindspore(ms_mode):
+    # MindSpore 2.10's values: with recompute_scale_factor the output size is floor(in * scale)
+    # and the samples lie in / out apart, not 1 / scale
+    x = Tensor(np.arange(15, dtype=np.float32).reshape(1, 1, 3, 5))
+    out = nn.Upsample(scale_factor=(0.5, 1.5), mode="bilinear", recompute_scale_factor=True)(x)
+    np.testing.assert_allclose(out.asnumpy(), [[[[5.0, 5.5714283, 6.285714, 7.0, 7.714286,
+                                                  8.428572, 9.0]]]], rtol=1e-6)
+    out = nn.Upsample(scale_factor=(1.7, 1.5), mode="bilinear", recompute_scale_factor=True)(x)
+    np.testing.assert_allclose(out.asnumpy()[0, 0, :, 1],
+                               [0.5714285, 2.5714288, 5.5714283, 8.571429, 10.571428], rtol=1e-6)
+    out = nn.Upsample(scale_factor=(0.5, 1.5), mode="nearest", recompute_scale_factor=True)(x)
+    np.testing.assert_array_equal(out.asnumpy(), [[[[0.0, 0.0, 1.0, 2.0, 2.0, 3.0, 4.0]]]])
+
+
+def test_upsample_checks_its_sizes_when_called():
+    x = Tensor(np.ones((1, 1, 3, 5), np.float32))
+    with pytest.raises(ValueError, match="cannot be both empty"):
+        nn.Upsample()(x)
+    with pytest.raises(ValueError, match="cannot be set simultaneously"):
+        nn.Upsample(size=(2, 2), scale_factor=2.0)(x)
+    with pytest.raises(ValueError, match="recompute_scale_factor"):
+        nn.Upsample(size=(2, 2), recompute_scale_factor=True)(x)

@@ -135,7 +135,8 @@ LAYERS = {
     "PReLU": (lambda: nn.PReLU(4, 0.3), lambda x: np.where(x > 0, x, 0.3 * x)),
     "AdaptiveAvgPool2d": (lambda: nn.AdaptiveAvgPool2d(1), lambda x: x.mean((2, 3),
                                                                             keepdims=True)),
-    "Upsample": (lambda: nn.Upsample(scale_factor=2.0), lambda x: x.repeat(2, 2).repeat(2, 3)),
+    "Upsample": (lambda: nn.Upsample(scale_factor=2.0, recompute_scale_factor=True),
+                 lambda x: x.repeat(2, 2).repeat(2, 3)),
     "PixelShuffle": (lambda: nn.PixelShuffle(2), lambda x: x.reshape(
         2, 1, 2, 2, 5, 6).transpose(0, 1, 4, 2, 5, 3).reshape(2, 1, 10, 12)),
     "Unfold": (lambda: nn.Unfold(2, stride=2), lambda x: x[:, :, :4].reshape(

@@ -130,7 +130,8 @@ def test_interpolate_and_resize(rng):
     np.testing.assert_array_equal(nearest, x.astype(np.float32).repeat(2, 2).repeat(2, 3))
     legacy = ops.ResizeBilinearV2()(t32(x), (6, 8)).asnumpy()
     np.testing.assert_allclose(legacy[..., ::2, ::2], x, rtol=1e-5, atol=1e-6)
-    check_grads(lambda v: ops.interpolate(v, scale_factor=2.0, mode="bilinear"), (x,), order=2)
+    check_grads(lambda v: ops.interpolate(v, scale_factor=2.0, mode="bilinear",
+                                          recompute_scale_factor=True), (x,), order=2)
 
 
 def test_gather_elements_atan2_diff(rng):
@@ -163,6 +164,10 @@ def test_small_classes():
     np.testing.assert_array_equal(ops.AddN()((x, x)).asnumpy(), 2 * x.asnumpy())
     assert ops.Size()(x) == 6
     np.testing.assert_array_equal(ops.ReverseV2((1,))(x).asnumpy(), x.asnumpy()[:, ::-1])
+    np.testing.assert_array_equal(ops.ReverseV2([0])(x).asnumpy(), x.asnumpy()[::-1])
+    for axis in (0.1, 1):  # MindSpore: a tuple or a list only
+        with pytest.raises(TypeError, match="the type of 'axis' should be one of"):
+            ops.ReverseV2(axis)
     np.testing.assert_array_equal(ops.tuple_to_array((1, 2)).asnumpy(), [1, 2])
     assert ops.scalar_to_tensor(2, ms.int32).dtype == ms.int32
     draws = ops.UniformInt()((1000,), Tensor(1, ms.int32), Tensor(4, ms.int32)).asnumpy()

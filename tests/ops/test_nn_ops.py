@@ -15,6 +15,7 @@ import pytest
 import cellgraph
 from cellgraph import Tensor, ops
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import norm_ops
 from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.testing import check_grads
@@ -329,7 +330,34 @@ def test_layer_norm(norm_axis, params_axis):
     op = ops.LayerNorm(norm_axis, params_axis, 1e-5)
     expected = _layer_norm_ref(x, gamma, beta, norm_axis % 3, 1e-5)
     assert_both(op, (x, gamma, beta), expected, **F64)
-    check_grads(op, (x, gamma, beta), order=2)
+    check_grads(lambda *args: op(*args)[0], (x, gamma, beta), order=2)
+    # the core primitive differentiates its statistics too (a higher order reads them)
+    axes = {"begin_norm_axis": norm_axis % 3, "begin_params_axis": params_axis % 3,
+            "epsilon": 1e-5}
+    check_grads(lambda *args: norm_ops.layer_norm(*args, **axes), (x, gamma, beta), order=2)
+
+
+def test_layer_norm_statistics_pass_no_gradient():
+    # MindSpore 2.10: LayerNorm's bprop reads dy alone, so the mean and variance outputs add
+    # nothing to the gradients (f(x) = 2 y + 3 mean + 5 variance gives twice y's gradient)
+    x = Tensor(np.array([[1, 2, 3.5], [1, -2, 3]], np.float32))
+    gamma, beta = Tensor(np.array([1, 2, 3], np.float32)), Tensor(np.zeros(3, np.float32))
+
+    def f(x, gamma, beta):
+        y, mean, variance = ops.LayerNorm(1, 1, 1e-7)(x, gamma, beta)
+        return y * 2 + mean * 3 + variance * 5
+
+    before = cellgraph.get_context("mode")
+    for mode in (cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE):
+        cellgraph.set_context(mode=mode)
+        dx, dgamma, dbeta = ops.grad(f, (0, 1, 2))(x, gamma, beta)
+        np.testing.assert_allclose(dx.asnumpy(), [[-0.15368366, 0.25613928, -0.10245514],
+                                                  [-1.0245564, 0.40982258, 0.6147338]],
+                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(dgamma.asnumpy(), [-1.946657, -2.9199858, 4.866642],
+                                   rtol=1e-5)
+        np.testing.assert_allclose(dbeta.asnumpy(), [4.0, 4.0, 4.0])
+    cellgraph.set_context(mode=before)
 
 
 def test_layer_norm_functional():

@@ -91,6 +91,29 @@ def test_randperm_v2_as_mindspore():
         ops.RandpermV2(seed=-2)(5)
 
 
+def test_randperm_takes_a_tensor_n():
+    # MindSpore 2.10: n a Tensor of one integer, read as the result's length (seed 0 gives
+    # [0, 2, 1, 3] for 4 and [2, 4, 3, 0, 1] for 5)
+    out = ops.randperm(Tensor([4], cg.int64), seed=0, offset=0, dtype=cg.float16)
+    assert out.dtype == cg.float16 and out.asnumpy().tolist() == [0, 2, 1, 3]
+    assert ops.randperm(Tensor(5, cg.int32), seed=0).asnumpy().tolist() == [2, 4, 3, 0, 1]
+
+    class Perm(nn.Cell):
+        def construct(self, n):
+            return ops.randperm(n, seed=0, offset=0, dtype=cg.float16)
+
+    net = Perm()
+    assert net(Tensor([6], cg.int64)).shape == (6,)
+    assert net(Tensor([8], cg.int64)).shape == (8,)  # another value, another length
+    with pytest.raises(TypeError, match="can not be converted to int"):
+        ops.randperm(Tensor([2, 3], cg.int64))
+    with pytest.raises(TypeError, match="can not be converted to int"):
+        ops.randperm(Tensor([4.0], cg.float32))
+    for n in (0, -1, Tensor([-1], cg.int64)):
+        with pytest.raises(ValueError, match="'n' must be greater than 0"):
+            ops.randperm(n)
+
+
 def test_log_normal_reverse():
     cg.set_seed(0)
     out = ops.LogNormalReverse(0.0, 0.5)(Tensor(np.zeros((200, 50), np.float64)))

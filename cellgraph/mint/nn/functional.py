@@ -11,6 +11,7 @@ from cellgraph.ops.function.array_func.attributes import known as _known
 from cellgraph.ops.function.nn_func.activation import relu  # noqa: F401  (with inplace)
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d  # noqa: F401
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode as _conv_transpose2d_mode
+from cellgraph.ops.function.nn_func.image import resize_spatial as _resize_spatial
 from cellgraph.ops.function.nn_func.loss import (
     binary_cross_entropy_with_logits as _binary_cross_entropy_with_logits,
 )
@@ -33,8 +34,8 @@ silu = _ops.silu
 pixel_unshuffle = _ops.pixel_unshuffle
 softshrink, pixel_shuffle, cosine_similarity, pairwise_distance = (
     _ops.softshrink, _ops.pixel_shuffle, _ops.cosine_similarity, _ops.pairwise_distance)
-adaptive_avg_pool1d, adaptive_avg_pool2d, interpolate, layer_norm = (
-    _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.interpolate, _ops.layer_norm)
+adaptive_avg_pool1d, adaptive_avg_pool2d, layer_norm = (
+    _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.layer_norm)
 adaptive_avg_pool3d = _ops.adaptive_avg_pool3d
 
 
@@ -349,6 +350,15 @@ cosine_embedding_loss, soft_margin_loss = _ops.cosine_embedding_loss, _ops.soft_
 def flatten(input, start_dim=0, end_dim=-1):
     """input with the axes start_dim .. end_dim merged into one."""
     return _ops.flatten(input, start_dim=start_dim, end_dim=end_dim)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None):
+    """The spatial axes (after N, C) resized to `size` or by `scale_factor` (sampled 1 / scale
+    apart unless recompute_scale_factor), without ops.interpolate's limits on which modes
+    take a scale factor."""
+    return _resize_spatial(input, size, scale_factor, mode, align_corners,
+                           recompute_scale_factor)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

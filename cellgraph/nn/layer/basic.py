@@ -286,13 +286,13 @@ class Upsample(Cell):
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
                  recompute_scale_factor=None):
         super().__init__()
-        if (size is None) == (scale_factor is None):
-            raise ArgumentValueError("Upsample: give exactly one of `size` and `scale_factor`")
         self.size, self.scale_factor = size, scale_factor
         self.mode, self.align_corners = mode, align_corners
+        self.recompute_scale_factor = recompute_scale_factor
 
     def construct(self, x):
-        return P.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners)
+        return P.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.recompute_scale_factor)
 
 
 class Dropout2d(Cell):

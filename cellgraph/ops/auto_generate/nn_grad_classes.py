@@ -5,10 +5,14 @@ to the incoming gradient, with MindSpore's call arguments."""
 import numpy as np
 
 from cellgraph import ops
+from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.nn_func.image import nearest_v2_matrix
+from cellgraph.ops.operations import _grad_ops
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import dtype as mstype
+from cellgraph.primitives import norm_ops
 from cellgraph.primitives.core import value_input
-from cellgraph.primitives.errors import UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.primitives.exports import REQUIRED
 
 from . import nn_classes
@@ -150,6 +154,106 @@ def _layer_norm_grad(dy, x, normalized_shape, mean, variance, gamma, beta,
     return tuple(g if keep else ops.zeros_like(g) for g, keep in zip(grads, output_mask))
 
 
+def _same_dtype(op: str, **tensors) -> None:
+    dtypes = {name: value.dtype for name, value in tensors.items()}
+    if len(set(dtypes.values())) > 1:
+        raise DTypeError(f"For '{op}', the inputs must have the same dtype, but got {dtypes}.")
+
+
+def _layer_norm_grad_grad(x, dy, variance, mean, gamma, d_dx, d_dg, d_db, begin_norm_axis=1,
+                          begin_params_axis=1):
+    """(d x, d dy, d gamma): LayerNormGrad's (dx, dgamma, dbeta) pulled back from (d_dx, d_dg,
+    d_db), at the given mean and variance, the statistics following x as x's mean and its
+    variance about `mean` do (MindSpore's kernel's formula)."""
+    _same_dtype("LayerNormGradGrad", x=x, dy=dy, variance=variance, mean=mean, gamma=gamma,
+                d_dx=d_dx, d_dg=d_dg, d_db=d_db)
+    rank = len(x.shape)
+    axes = tuple(range(begin_norm_axis % rank, rank))
+
+    def forward(x, dy, gamma):
+        own_mean = ops.mean(x, axes, keep_dims=True)
+        own_var = ops.mean(ops.square(x - mean), axes, keep_dims=True)
+        tracked_mean = mean + (own_mean - ops.stop_gradient(own_mean))
+        tracked_var = variance + (own_var - ops.stop_gradient(own_var))
+        return _grad_ops.LayerNormGrad(begin_norm_axis, begin_params_axis)(
+            x, dy, tracked_var, tracked_mean, gamma)
+
+    return tuple(pullback(forward, (d_dx, d_dg, d_db), x, dy, gamma))
+
+
+def _batch_norm_grad(dout, x, scale, saved_mean, saved_variance, reserve, is_training=False,
+                     epsilon=1e-5, data_format="NCHW"):
+    """(dx, dscale, dbias) of BatchNorm from the statistics it saved (the batch's mean and
+    biased variance in training, the running ones in inference); `reserve` is unused, as
+    on MindSpore's CPU."""
+    rank = len(x.shape)
+    channels_last = data_format == "NHWC" and rank > 2
+    if channels_last:  # (N, ..., C) -> (N, C, ...)
+        to_first = (0, rank - 1) + tuple(range(1, rank - 1))
+        x, dout = ops.transpose(x, to_first), ops.transpose(dout, to_first)
+    if is_training:
+        dx, dscale, dbias = norm_ops.batch_norm_grad(x, dout, scale, saved_mean, saved_variance,
+                                                     epsilon=float(epsilon))
+    else:
+        per_channel = (1, -1) + (1,) * (rank - 2)
+        rstd = ops.reshape(ops.rsqrt(saved_variance + epsilon), per_channel)
+        xhat = (x - ops.reshape(saved_mean, per_channel)) * rstd
+        others = (0,) + tuple(range(2, rank))
+        dx = dout * ops.reshape(scale, per_channel) * rstd
+        dscale, dbias = ops.reduce_sum(dout * xhat, others), ops.reduce_sum(dout, others)
+    if channels_last:
+        dx = ops.transpose(dx, (0,) + tuple(range(2, rank)) + (1,))
+    return dx, dscale, dbias
+
+
+def _nearest_grad(grads, sizes, align_corners, half_pixel):
+    """Each output pixel's gradient summed into the input pixel of spatial size `sizes` that
+    the resize copied (MindSpore's CPU kernels' source pixels, `nearest_v2_matrix`)."""
+    for axis, size_in in zip((2, 3), sizes):
+        picks = nearest_v2_matrix(size_in, grads.shape[axis], bool(align_corners),
+                                  bool(half_pixel))
+        grads = apply_along(grads, picks.T, axis)
+    return grads
+
+
+def _grad_sizes(size, op: str) -> tuple:
+    return tuple(int(v) for v in np.asarray(value_input(size, op, "size")).reshape(-1))
+
+
+def _resize_nearest_neighbor_grad(grads, size, align_corners=False, half_pixel_centers=False):
+    """The gradient of ResizeNearestNeighbor from an (N, C) image of spatial `size` to the
+    size of `grads`. MindSpore's CPU kernel samples without half-pixel centres whatever
+    `half_pixel_centers` says, and so does this, to give its numbers."""
+    op = "ResizeNearestNeighborGrad"
+    sizes = _grad_sizes(size, op)
+    if len(sizes) != 2:
+        raise ArgumentValueError(f"For '{op}', the dimension of size should equal to 2 but got "
+                                 f"{len(sizes)}")
+    if len(grads.shape) != 4:
+        raise ArgumentValueError(f"For '{op}', the dimension of input_grads should equal to 4 "
+                                 f"but got {len(grads.shape)}")
+    return _nearest_grad(grads, sizes, align_corners, False)
+
+
+def _resize_nearest_neighbor_v2_grad(grads, size, align_corners=False,
+                                     half_pixel_centers=False):
+    """The gradient of ResizeNearestNeighborV2 from an (N, C) image of spatial `size` to the
+    size of `grads` (floats only, as MindSpore's CPU kernel)."""
+    op = "ResizeNearestNeighborV2Grad"
+    sizes = _grad_sizes(size, op)
+    if len(sizes) != 2:
+        raise ArgumentValueError(f"For primitive[{op}], the number of size must be equal to 2, "
+                                 f"but got {len(sizes)}.")
+    if len(grads.shape) != 4:
+        raise ArgumentValueError(f"For primitive[{op}], the image rank must be equal to 4, but "
+                                 f"got {len(grads.shape)}.")
+    if not grads.dtype.is_float:
+        raise DTypeError(f"For primitive[{op}], the input argument[grads] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{grads.dtype}].")
+    return _nearest_grad(grads, sizes, align_corners, half_pixel_centers)
+
+
 def _convolution_grad(dout, input, weight, bias=None, stride=1, padding=0, dilation=(1, 1),
                       transposed=False, output_padding=0, groups=1, output_mask=()):
     """(d input, d weight, d bias) of Convolution; d bias is None without a bias, and a
@@ -201,6 +305,13 @@ def _trilinear_grad(dy, input_size, output_size=None, scales=None, align_corners
 
 # classes whose constructor takes some of the arguments: name -> (function, init defaults)
 _CONFIGURED = {
+    "ResizeNearestNeighborGrad": (_resize_nearest_neighbor_grad,
+                                  {"align_corners": False, "half_pixel_centers": False}),
+    "ResizeNearestNeighborV2Grad": (_resize_nearest_neighbor_v2_grad,
+                                    {"align_corners": False, "half_pixel_centers": False}),
+    "LayerNormGradGrad": (_layer_norm_grad_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
+    "BatchNormGrad": (_batch_norm_grad, {"is_training": False, "epsilon": 1e-5,
+                                         "data_format": "NCHW"}),
     "UpsampleTrilinear3DGrad": (_trilinear_grad, {"align_corners": False}),
     "MaxPoolGradWithIndices": (_max_pool_grad_with_indices, {
         "kernel_size": REQUIRED, "strides": None, "pads": 0, "dilation": (1, 1),

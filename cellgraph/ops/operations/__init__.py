@@ -52,9 +52,9 @@ from .sparse_ops import SparseSlice, SparseTensorDenseAdd, SparseTensorDenseMatm
 
 __all__ += ["SparseSlice", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
 from . import _embedding_cache_ops  # noqa: F401  (ops.operations._embedding_cache_ops)
-from ._embedding_cache_ops import UpdateCache
+from ._embedding_cache_ops import MapUniform, PadAndShift, UpdateCache
 
-__all__ += ["UpdateCache"]
+__all__ += ["MapUniform", "PadAndShift", "UpdateCache"]
 __all__.append("PrimitiveClass")
 __all__.append("Assert")
 

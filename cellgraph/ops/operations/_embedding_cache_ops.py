@@ -1,20 +1,26 @@
 """MindSpore's `ops.operations._embedding_cache_ops`: the embedding cache's operations.
 `UpdateCache` writes rows of a cache Parameter in place, skipping the rows whose index is
 negative or not below `max_num` (the cache's marker for "not cached"); `SubAndFilter` keeps the
-ids of one cache shard (those in [offset, offset + max_num)), a result of run-time length."""
+ids of one cache shard (those in [offset, offset + max_num)), a result of run-time length;
+`MapUniform` spreads keys over groups (key % group_num * per_group_size + key // group_num,
+C++'s truncating division); `PadAndShift` places a slice of its input in a row of -1s, where
+a cumulative-sum table says."""
 from __future__ import annotations
 
+import numpy as np
+
 from cellgraph.common.assign import assign
+from cellgraph.ops.function.math_func.elementwise import truncate_div
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.dynamic_ops import masked_select, nonzero_p
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["SubAndFilter", "UpdateCache"]
+__all__ = ["MapUniform", "PadAndShift", "SubAndFilter", "UpdateCache"]
 
 _INT_TYPES = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16, dt.uint32, dt.uint64)
 
@@ -82,3 +88,75 @@ class SubAndFilter(PrimitiveClass):
     """`SubAndFilter()(input_x, max_num, offset)`: `sub_and_filter`."""
 
     _fn = staticmethod(sub_and_filter)
+
+
+def map_uniform(input, per_group_size, group_num):
+    """key % group_num * per_group_size + key / group_num (both rounded toward zero, as
+    MindSpore's kernel computes them in C++), of the input's shape and integer dtype; an
+    output of per_group_size * group_num or more fails when the graph runs."""
+    op = "MapUniform"
+    dtype = abstract_of(input).dtype
+    if dtype not in (dt.int8, dt.int16, dt.int32, dt.int64):
+        raise DTypeError(f"For '{op}', the element of 'input' must be one of Tensor[Int8], "
+                         f"Tensor[Int16], Tensor[Int32], Tensor[Int64], but got Tensor[{dtype}].")
+    for name, value in (("per_group_size", per_group_size), ("group_num", group_num)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DTypeError(f"For '{op}', the '{name}' must be int, but got "
+                             f"{type(value).__name__}.")
+    if group_num <= 0:
+        raise RunError(f"For '{op}', the 'group_num' must be greater than 0, but got "
+                       f"{group_num}")
+    quotient = truncate_div(input, group_num)
+    remainder = F.sub(input, F.mul(quotient, group_num))
+    out = F.add(F.mul(remainder, per_group_size), quotient)
+    low, high = int(np.iinfo(dtype.np).min), per_group_size * group_num
+    if high <= low:
+        raise RunError(f"For '{op}', all elements in output must be less than {high}")
+    return check_range(out, low=low, high=high, what="output element", op=op, error="runtime")
+
+
+class MapUniform(PrimitiveClass):
+    """`MapUniform()(input, per_group_size, group_num)`: `map_uniform`."""
+
+    def __init__(self):
+        self._attrs = {}
+
+    def __call__(self, input, per_group_size, group_num):
+        return map_uniform(input, per_group_size, group_num)
+
+
+def pad_and_shift(input_x, cum_sum_arr, shift_idx):
+    """cum_sum_arr[-1] elements of -1 with input_x[:end - start] written at [start, end),
+    start and end cum_sum_arr[shift_idx] and cum_sum_arr[shift_idx + 1]. The table sets the
+    result's length, so its values are read when the graph is built (a value input)."""
+    op = "PadAndShift"
+    x = abstract_of(input_x)
+    for name, value in (("input_x", x), ("cum_sum_arr", abstract_of(cum_sum_arr))):
+        if value.dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"For '{op}', the '{name}' must be a Tensor of int32 or int64, but "
+                             f"got Tensor[{value.dtype}].")
+    if x.ndim != 1:
+        raise RunError(f"Rank of {op}'s input must be 1, but got {x.ndim}.")
+    if isinstance(shift_idx, bool) or not isinstance(shift_idx, int):
+        raise DTypeError(f"For '{op}', the 'shift_idx' must be int, but got "
+                         f"{type(shift_idx).__name__}.")
+    table = [int(v) for v in np.asarray(value_input(cum_sum_arr, op, "cum_sum_arr")).reshape(-1)]
+    if not 0 <= shift_idx < len(table) - 1:
+        raise ArgumentValueError(f"For '{op}', the 'shift_idx' must be in [0, {len(table) - 1}) "
+                                 f"(the length of 'cum_sum_arr' less one), but got {shift_idx}.")
+    start, end, length = table[shift_idx], table[shift_idx + 1], table[-1]
+    if not 0 <= start <= end <= length or end - start > x.shape[0]:
+        raise RunError(f"For '{op}', the slice [{start}, {end}) of 'cum_sum_arr' must lie in "
+                       f"[0, {length}] and hold at most the {x.shape[0]} elements of 'input_x'.")
+    before, after = F.full((start,), -1, dtype=x.dtype), F.full((length - end,), -1, dtype=x.dtype)
+    return F.concat((before, input_x[:end - start], after), 0)
+
+
+class PadAndShift(PrimitiveClass):
+    """`PadAndShift()(input_x, cum_sum_arr, shift_idx)`: `pad_and_shift`."""
+
+    def __init__(self):
+        self._attrs = {}
+
+    def __call__(self, input_x, cum_sum_arr, shift_idx):
+        return pad_and_shift(input_x, cum_sum_arr, shift_idx)

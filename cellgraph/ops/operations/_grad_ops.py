@@ -34,12 +34,28 @@ from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.dynamic_ops import shape_of
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError, ShapeError
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.gamma_ops import igamma_grad_a
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import cumsum, one_hot
 from cellgraph.runtime.tensor import Tensor
+
+
+def _hsigmoid_grad(grads, input_x):
+    """grads / 6 where -3 < x < 3, else 0; grads of x's shape and dtype, as MindSpore checks."""
+    x, dy = abstract_of(input_x), abstract_of(grads)
+    if x.ndim != dy.ndim:
+        raise ShapeError(f"Rank of x({x.ndim}) and dout({dy.ndim}) not equal, primitive name: "
+                         f"HSigmoidGrad.")
+    for axis, (n, m) in enumerate(zip(x.shape, dy.shape)):
+        if n is not None and m is not None and n != m:
+            raise ShapeError(f"The {axis}th dim of x({n}) and dout({m}) not equal, primitive "
+                             f"name: HSigmoidGrad.")
+    if x.dtype != dy.dtype:
+        raise RunError(f"For HSigmoidGrad, the grad type must be same as input type, but got "
+                       f"grad_type: {dy.dtype} and x_type: {x.dtype}")
+    return _where(F.logical_and(input_x > -3, input_x < 3), grads / 6)
 
 
 def _where(mask, value):
@@ -391,8 +407,7 @@ _CLASSES = {
     "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
     "SliceGrad": (_slice_grad, None),
     "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
-    "HSigmoidGrad": (lambda grads, input_x: _where(F.logical_and(input_x > -3, input_x < 3),
-                                                  grads / 6), None),
+    "HSigmoidGrad": (_hsigmoid_grad, None),
     **{name: (_grid_sampler_grad(name), {"interpolation_mode": "bilinear",
                                          "padding_mode": "zeros", "align_corners": False,
                                          "output_mask": (1, 1)})

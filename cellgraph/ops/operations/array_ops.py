@@ -86,7 +86,7 @@ from cellgraph.ops.function.math_func.linalg import lstsq
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.basic import channel_shuffle
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, col2im, extract_patches
-from cellgraph.ops.function.nn_func.image import _nearest, affine_grid
+from cellgraph.ops.function.nn_func.image import _nearest, affine_grid, nearest_v2_matrix
 from cellgraph.ops.operations._required import require
 from cellgraph.ops.primitive_class import (
     PrimitiveClass,
@@ -278,27 +278,10 @@ class ResizeNearestNeighbor(PrimitiveClass):
         return x
 
 
-def _nearest_v2(size_in: int, size_out: int, align_corners: bool, half_pixel: bool):
-    """One-hot (size_out, size_in) rows: MindSpore's CPU kernel's source pixel for each output
-    pixel, its scale and position in float32, rounded half away from zero (align_corners) or
-    floored, clamped to the input."""
-    scale = np.float32((size_in - 1) / np.float32(size_out - 1)) if align_corners and \
-        size_out > 1 else np.float32(np.float32(size_in) / np.float32(size_out))
-    pos = np.arange(size_out, dtype=np.float32)
-    pos = ((pos + np.float32(0.5)) * scale if half_pixel else pos * scale).astype(np.float64)
-    src = np.sign(pos) * np.floor(np.abs(pos) + 0.5) if align_corners else np.floor(pos)
-    src = np.minimum(src.astype(np.int64), size_in - 1)
-    if half_pixel:
-        src = np.maximum(src, 0)
-    matrix = np.zeros((size_out, size_in))
-    matrix[np.arange(size_out), src] = 1.0
-    return matrix
-
-
 class ResizeNearestNeighborV2(PrimitiveClass):
     """`ResizeNearestNeighborV2(align_corners=False, half_pixel_centers=False)(x, size)`: the
     (N, C, H, W) x resized to `size` (a 1-D Tensor [new_h, new_w], known when the graph is
-    built) by nearest neighbour as MindSpore's CPU kernel picks it (`_nearest_v2`)."""
+    built) by nearest neighbour as MindSpore's CPU kernel picks it (`nearest_v2_matrix`)."""
 
     def __init__(self, align_corners=False, half_pixel_centers=False):
         for name, value in (("align_corners", align_corners),
@@ -325,7 +308,7 @@ class ResizeNearestNeighborV2(PrimitiveClass):
             raise ArgumentValueError(f"For 'ResizeNearestNeighborV2', 'size' must be two positive "
                                      f"values, but got {out}.")
         for axis, size_out in zip((2, 3), out):
-            x = apply_along(x, _nearest_v2(shape[axis], size_out, self.align_corners,
+            x = apply_along(x, nearest_v2_matrix(shape[axis], size_out, self.align_corners,
                                            self.half_pixel_centers), axis)
         return x
 
@@ -401,7 +384,12 @@ TupleToArray = function_class("TupleToArray", tuple_to_array)
 
 
 class ReverseV2(PrimitiveClass):
+    """`ops.ReverseV2(axis)(x)`: x reversed along the axes of `axis` (a tuple or list)."""
+
     def __init__(self, axis):
+        if not isinstance(axis, (tuple, list)):
+            raise DTypeError(f"For 'ReverseV2', the type of 'axis' should be one of '[list of "
+                             f"int, tuple of int]', but got {type(axis)}.")
         self.axis = tuple(axis)
 
     def __call__(self, x):

@@ -1003,16 +1003,19 @@ require(Pad, "paddings")
 
 class LayerNorm(PrimitiveClass):
     """`ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)(x, gamma, beta)`
-    -> (y, mean, variance), the statistics with x's rank (reduced axes kept as 1)."""
+    -> (y, mean, variance), the statistics with x's rank (reduced axes kept as 1). As
+    MindSpore's bprop (LayerNormGrad from dy alone), no gradient flows back through the mean
+    and variance outputs: they are results to read, not to differentiate."""
 
     _init_names, _defaults = _init(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)
 
     def __call__(self, x, gamma, beta):
         ndim = abstract_of(x).ndim
-        return N.layer_norm(x, gamma, beta,
-                            begin_norm_axis=normalize_axis(self.begin_norm_axis, ndim),
-                            begin_params_axis=normalize_axis(self.begin_params_axis, ndim),
-                            epsilon=float(self.epsilon))
+        y, mean, variance = N.layer_norm(
+            x, gamma, beta, begin_norm_axis=normalize_axis(self.begin_norm_axis, ndim),
+            begin_params_axis=normalize_axis(self.begin_params_axis, ndim),
+            epsilon=float(self.epsilon))
+        return y, A.stop_gradient(mean), A.stop_gradient(variance)
 
 
 class BatchNorm(PrimitiveClass):

@@ -17,6 +17,7 @@ from . import (
     margin_loss,
     normalization,
     pooling,
+    resize,
     window_pool,
 )
 from .activation import *
@@ -28,11 +29,12 @@ from .loss import *
 from .margin_loss import *
 from .normalization import *
 from .pooling import *
+from .resize import *
 from .window_pool import *
 
 __all__: list[str] = []
 for _module in (activation, attention, basic, conv, image, loss, margin_loss, normalization,
-                pooling, window_pool):
+                pooling, resize, window_pool):
     __all__ += _module.__all__
 
 

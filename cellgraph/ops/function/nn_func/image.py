@@ -8,7 +8,6 @@ import itertools
 import numpy as np
 
 from cellgraph.ops.function.array_func.indexing import apply_along
-from cellgraph.ops.function.nn_func.bicubic import resize_bicubic
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import dynamic_ops as D
@@ -20,7 +19,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.sort_ops import take_along_axis
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["affine_grid", "grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle"]
+__all__ = ["affine_grid", "grid_sample", "pixel_shuffle", "pixel_unshuffle"]
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -57,6 +56,23 @@ def _nearest(size_in: int, size_out: int, align_corners: bool, ratio=None) -> np
         src = np.floor(np.arange(size_out) * ratio)
     matrix = np.zeros((size_out, size_in))
     matrix[np.arange(size_out), np.minimum(src.astype(int), size_in - 1)] = 1.0
+    return matrix
+
+
+def nearest_v2_matrix(size_in: int, size_out: int, align_corners: bool, half_pixel: bool):
+    """One-hot (size_out, size_in) rows: MindSpore's CPU kernel's source pixel for each output
+    pixel, its scale and position in float32, rounded half away from zero (align_corners) or
+    floored, clamped to the input."""
+    scale = np.float32((size_in - 1) / np.float32(size_out - 1)) if align_corners and \
+        size_out > 1 else np.float32(np.float32(size_in) / np.float32(size_out))
+    pos = np.arange(size_out, dtype=np.float32)
+    pos = ((pos + np.float32(0.5)) * scale if half_pixel else pos * scale).astype(np.float64)
+    src = np.sign(pos) * np.floor(np.abs(pos) + 0.5) if align_corners else np.floor(pos)
+    src = np.minimum(src.astype(np.int64), size_in - 1)
+    if half_pixel:
+        src = np.maximum(src, 0)
+    matrix = np.zeros((size_out, size_in))
+    matrix[np.arange(size_out), src] = 1.0
     return matrix
 
 
@@ -109,8 +125,12 @@ def linear_along(x, axis: int, size_out: int, align_corners: bool, half_pixel: b
 
 def _sizes(shape, size, scale_factor) -> tuple:
     spatial = tuple(shape[2:])
-    if (size is None) == (scale_factor is None):
-        raise ArgumentValueError("interpolate: give exactly one of `size` and `scale_factor`")
+    if size is not None and scale_factor is not None:
+        raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set "
+                                 "simultaneously")
+    if size is None and scale_factor is None:
+        raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both "
+                                 "empty")
     if size is not None:
         return tuple(size) if isinstance(size, (tuple, list)) else (size,) * len(spatial)
     scale = scale_factor if isinstance(scale_factor, (tuple, list)) else (
@@ -146,48 +166,19 @@ def _area_matrices(shape, sizes, align_corners) -> list:
     return [_average_matrix(n, m) for n, m in zip(shape[2:], sizes)]
 
 
-_ALL_MODES = ("nearest", "linear", "bilinear", "bicubic", "area", "nearest-exact", "trilinear")
-# the ranks MindSpore's interpolate takes these modes at, and the options each allows there
-_NEW_MODES = {"bicubic": {4: ("align_corners",)}, "nearest-exact": {3: (), 4: ()}}
-
-
-def _check_new_mode(mode: str, rank: int, scale_factor, align_corners, recompute) -> None:
-    """MindSpore's checks of a mode's rank, and of scale_factor and align_corners for it."""
-    ranks = _NEW_MODES[mode]
-    if rank not in ranks:
-        raise ArgumentValueError(f"For 'interpolate', {mode} only support '{list(ranks)}'D, but "
-                                 f"got {rank}D")
-    if scale_factor is not None and not recompute and "scale_factor" not in ranks[rank]:
-        raise ArgumentValueError(f"For 'interpolate', 'scale_factor' option cannot currently be "
-                                 f"set with the mode = {mode} and dim = {rank}D.")
-    if align_corners is not None and "align_corners" not in ranks[rank]:
-        raise ArgumentValueError(f"For 'interpolate', 'align_corners' option cannot currently be "
-                                 f"set with the mode = {mode}, and dim = {rank}D")
-
-
-def _nearest_exact(size_in: int, size_out: int) -> np.ndarray:
-    """Output i takes input floor((i + 0.5) * in / out): the nearest pixel centre (MindSpore's
-    ResizeNearestNeighborV2 with half-pixel centres, PIL's and scikit-image's rule)."""
-    if size_out == 0:
-        return np.zeros((0, size_in))
-    src = np.floor((np.arange(size_out) + 0.5) * (size_in / size_out)).astype(int)
-    matrix = np.zeros((size_out, size_in))
-    matrix[np.arange(size_out), np.minimum(src, size_in - 1)] = 1.0
-    return matrix
-
-
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                recompute_scale_factor=None):
-    """Resize the spatial axes (after N, C): "nearest", "nearest-exact" (the nearest pixel
-    centre), "linear"/"bilinear"/"trilinear" (pixel-centre sampling unless align_corners),
-    "bicubic" (4-D, MindSpore's ResizeBicubic) or "area" (adaptive average pooling). Given
+def resize_spatial(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                   recompute_scale_factor=None):
+    """mint's interpolate (and the Upsample primitives' resize): resize the spatial axes (after N, C): "nearest", "linear"/"bilinear"/"trilinear"
+    (pixel-centre sampling unless align_corners) or "area" (adaptive average pooling). Given
     a scale_factor, each output size is floor(in * scale) and the samples lie 1 / scale apart,
     unless recompute_scale_factor asks for in / out (as torch and MindSpore's Upsample
     kernels)."""
     shape = abstract_of(input).shape
-    if mode in _NEW_MODES:
-        _check_new_mode(mode, len(shape), scale_factor, align_corners, recompute_scale_factor)
     sizes = _sizes(shape, size, scale_factor)
+    if recompute_scale_factor and size is not None:
+        raise ArgumentValueError("For 'interpolate', it is incorrect to set "
+                                 "'recompute_scale_factor' to True after specifying an explicit "
+                                 "'size'.")
     ratios = [None] * len(sizes)
     if scale_factor is not None and not recompute_scale_factor:
         scales = scale_factor if isinstance(scale_factor, (tuple, list)) else (
@@ -208,13 +199,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                     for n, m, r in zip(shape[2:], sizes, ratios)]
     elif mode == "area":
         matrices = _area_matrices(shape, sizes, align_corners)
-    elif mode == "bicubic":
-        return resize_bicubic(input, sizes, bool(align_corners), not align_corners)
-    elif mode == "nearest-exact":
-        matrices = [_nearest_exact(n, m) for n, m in zip(shape[2:], sizes)]
     else:
-        raise ArgumentValueError(f"For 'interpolate', 'mode' must be in '{list(_ALL_MODES)}', "
-                                 f"but got {mode}")
+        raise ArgumentValueError(f"interpolate: `mode` must be 'nearest', 'linear', 'bilinear', "
+                                 f"'trilinear' or 'area', got {mode!r}")
     for axis, matrix in enumerate(matrices, 2):
         input = apply_along(input, matrix, axis)
     return input
@@ -318,9 +305,15 @@ def _check(input, grid, mode, padding_mode, align_corners) -> int:
         raise ShapeError(f"grid_sample: expected a grid of shape (N, ..., {d}) with N = "
                          f"{x.shape[0]} and rank {d + 2} for input shape {x.shape}, got "
                          f"{g.shape}")
-    if not x.dtype.is_float or g.dtype != x.dtype:
-        raise DTypeError(f"grid_sample: expected float input and a grid of the same dtype, "
-                         f"got {x.dtype} and {g.dtype}")
+    if g.dtype != x.dtype:  # MindSpore's messages, GridSampler2D's and GridSampler3D's
+        if d == 3:
+            raise DTypeError(f"For primitive[GridSampler3D], the input type must be same, but "
+                             f"got input_x {x.dtype} and grid {g.dtype}.")
+        raise DTypeError(f"Input grid must have the same data type with input x! input[x] data "
+                         f"type = Tensor[{x.dtype}] but input[grid] data type = "
+                         f"Tensor[{g.dtype}]")
+    if not x.dtype.is_float:
+        raise DTypeError(f"grid_sample: expected a float input and grid, got {x.dtype}")
     if mode not in _MODES:
         raise ArgumentValueError(f"grid_sample: `mode` must be one of {_MODES}, got {mode!r}")
     if padding_mode not in _PADDING:
