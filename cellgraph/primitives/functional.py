@@ -11,6 +11,7 @@ from . import dtype as dt
 from . import dynamic_ops as D
 from . import math_ops as M
 from . import nn_ops as N
+from . import runtime_slice as RS
 from .advanced_index import advanced_getitem
 from .array_ops import Slice
 from .core import (
@@ -394,7 +395,7 @@ def getitem(x, index):
     _check_value(x, "getitem")
     items = (tuple(list(item) if isinstance(item, tuple) else item for item in index)
              if isinstance(index, tuple) else (index,))
-    static, tensors = [], []
+    static, tensors, runtime = [], [], []
     for pos, item in enumerate(items):
         if isinstance(item, bool):
             if not item:
@@ -402,11 +403,12 @@ def getitem(x, index):
                                       "value only support 'True'.")
             static.append(True)
         elif isinstance(item, slice):
-            bounds = (item.start, item.stop, item.step)
-            if any(b is not None and not isinstance(b, numbers.Integral) for b in bounds):
-                raise DTypeError(f"GetItem: slice bounds must be Python ints, got {item}; "
-                                 f"a bound computed from a Tensor is not supported")
-            static.append(Slice(*(None if b is None else int(b) for b in bounds)))
+            bounds = [RS.slice_bound(b) for b in (item.start, item.stop, item.step)]
+            if RS.is_runtime(slice(*bounds)):
+                runtime.append(pos)
+                static.append(slice(*bounds))
+            else:
+                static.append(Slice(*bounds))
         elif item is None or item is Ellipsis:
             static.append(item)
         elif isinstance(item, numbers.Integral) and not isinstance(item, bool):
@@ -426,6 +428,8 @@ def getitem(x, index):
             static.append(item)
         else:
             raise DTypeError(f"GetItem: unsupported index {item!r} of type {type(item).__name__}")
+    if runtime:
+        x, static = RS.apply_runtime_slices(x, static, runtime)
     if not tensors:
         return A.getitem(x, index=tuple(None if it is True else it for it in static))
     return _gather_index(x, static, tensors)
@@ -437,8 +441,12 @@ def _gather_index(x, items, tensor_positions):
     rest = [it for i, it in enumerate(items) if i != pos]
     if len(tensor_positions) > 1 or any(it != full for it in rest):
         if any(_is_bool_index(items[p]) for p in tensor_positions):
-            raise ShapeError("GetItem: a boolean mask index is supported alone, or with `:` on "
-                             "the other axes (x[mask], x[:, mask]); split the indexing into steps")
+            items = _known_masks_as_positions(items, tensor_positions)
+            if items is None:
+                raise ShapeError("GetItem: a boolean mask index whose values are known only "
+                                 "when the graph runs is supported alone, or with `:` on the "
+                                 "other axes (x[mask], x[:, mask]); split the indexing into "
+                                 "steps")
         return advanced_getitem(x, items)
     index = items[pos]
     if isinstance(index, (list, np.ndarray)):
@@ -449,6 +457,22 @@ def _gather_index(x, items, tensor_positions):
     if not it.dtype.is_int:
         raise DTypeError(f"GetItem: expected an integer index tensor, got {it.dtype}")
     return A.gather(x, index, axis=pos)
+
+
+def _known_masks_as_positions(items: list, tensor_positions: list) -> list | None:
+    """The index items with each boolean mask replaced by the int positions of its True
+    elements, one array per axis it spans (NumPy's reading of a mask inside a tuple index);
+    None where a mask's values are known only when the graph runs."""
+    out = []
+    for pos, item in enumerate(items):
+        if pos not in tensor_positions or not _is_bool_index(item):
+            out.append(item)
+            continue
+        known = np.asarray(item) if isinstance(item, (list, np.ndarray)) else static_values(item)
+        if known is None:
+            return None
+        out.extend(axis.astype(np.int64) for axis in np.nonzero(np.asarray(known)))
+    return out
 
 
 def _is_bool_index(item) -> bool:

@@ -1,0 +1,90 @@
+"""Slices whose bounds are integer Tensors in a graph: known bounds (a constant Tensor) are
+static, bounds computed in the graph are read when it runs (the sliced axis then has a size
+known only then); both read and written, with gradients, against MindSpore 2.10's results."""
+import numpy as np
+import pytest
+
+from cellgraph import Tensor, context, nn, ops
+
+
+@pytest.fixture(autouse=True)
+def graph_mode():
+    context.set_context(mode=context.GRAPH_MODE)
+    yield
+    context.set_context(mode=context.PYNATIVE_MODE)
+
+
+class _ConstantBounds(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.lo, self.hi = Tensor(1), Tensor(3)
+
+    def construct(self, x):
+        return x[self.lo, self.lo:self.hi, ...]
+
+
+class _RunTimeBounds(nn.Cell):
+    def construct(self, x, begin, step):
+        n = ops.dyn_shape(x)[0]
+        return x[begin:n - 1:step, 1:n:2] * 2
+
+
+class _Downward(nn.Cell):
+    def construct(self, x, end, step):
+        n = ops.dyn_shape(x)[0]
+        return x[n - 1:end:step, -2]
+
+
+class _RunTimeWrite(nn.Cell):
+    def construct(self, x, trim, value):
+        x[1:ops.dyn_shape(x)[0] - trim:Tensor(2)] = value
+        return x
+
+
+def test_constant_tensor_bounds_are_static():
+    x = np.arange(24).reshape(2, 4, 3).astype(np.float32)
+    out = _ConstantBounds()(Tensor(x))
+    assert out.shape == (2, 3)
+    np.testing.assert_array_equal(out.asnumpy(), [[15, 16, 17], [18, 19, 20]])
+
+
+def test_bounds_computed_in_the_graph():
+    v = np.arange(30).reshape(6, 5).astype(np.float32)
+    out = _RunTimeBounds()(Tensor(v), Tensor(1), Tensor(2))
+    np.testing.assert_array_equal(out.asnumpy(), [[12, 16], [32, 36]])  # MindSpore 2.10's
+    grad = ops.GradOperation()(_RunTimeBounds())(Tensor(v), Tensor(1), Tensor(2))
+    expected = np.zeros((6, 5), np.float32)
+    expected[[1, 1, 3, 3], [1, 3, 1, 3]] = 2
+    np.testing.assert_array_equal(grad.asnumpy(), expected)
+
+
+@pytest.mark.parametrize(("end", "step", "expected"), [
+    (0, -2, [28, 18, 8]), (-7, -1, [28, 23, 18, 13, 8, 3]), (-5, -3, [28, 13])])
+def test_negative_steps_and_bounds_as_python(end, step, expected):
+    v = np.arange(30).reshape(6, 5).astype(np.float32)
+    out = _Downward()(Tensor(v), Tensor(end), Tensor(step))
+    np.testing.assert_array_equal(out.asnumpy(), expected)  # MindSpore 2.10's
+
+
+def test_write_through_bounds_computed_in_the_graph():
+    x = np.arange(24).reshape(6, 4).astype(np.float32)
+    expected = x.copy()
+    expected[1:5:2] = 7
+    np.testing.assert_array_equal(_RunTimeWrite()(Tensor(x), Tensor(1), 7.0).asnumpy(),
+                                  expected)
+    row = Tensor(np.array([1.0, 2, 3, 4], np.float32))
+    expected[1:5:2] = [1, 2, 3, 4]
+    np.testing.assert_array_equal(_RunTimeWrite()(Tensor(x), Tensor(1), row).asnumpy(),
+                                  expected)
+    dx, _, dvalue = ops.GradOperation(get_all=True)(_RunTimeWrite())(Tensor(x), Tensor(1), row)
+    np.testing.assert_array_equal(dx.asnumpy()[:, 0], [1, 0, 1, 0, 1, 1])
+    np.testing.assert_array_equal(dvalue.asnumpy(), [2, 2, 2, 2])
+
+
+def test_a_bound_must_be_an_integer_scalar():
+    class FloatBound(nn.Cell):
+        def construct(self, x, b):
+            return x[0:b]
+
+    with pytest.raises(TypeError, match="a Tensor slice bound must be an integer scalar"):
+        FloatBound()(Tensor(np.ones(4, np.float32)), Tensor(2.0))
