@@ -423,6 +423,9 @@ def getitem(x, index):
             # is the empty list; its graphs select nothing)
             raise IndexValueError("GetItem: When tensor is indexed by list, the list can't be "
                                   "empty.")
+        elif isinstance(item, list) and any(hasattr(v, "aval") for v in item):
+            tensors.append(pos)  # numbers known only at run time (a `mutable` list)
+            static.append(_int_list_tensor(item))
         elif isinstance(item, (list, np.ndarray)) or is_value(item):
             tensors.append(pos)
             static.append(item)
@@ -433,6 +436,18 @@ def getitem(x, index):
     if not tensors:
         return A.getitem(x, index=tuple(None if it is True else it for it in static))
     return _gather_index(x, static, tensors)
+
+
+def _int_list_tensor(items: list):
+    """A list index holding numbers known only at run time, as one int64 Tensor."""
+    for v in items:
+        dtype = abstract_of(v).dtype if hasattr(v, "aval") else None
+        if isinstance(v, (bool, float)) or dtype is not None and not dtype.is_int:
+            raise IndexValueError(f"GetItem: a list index holding values known only at run "
+                                  f"time must hold ints, got {v}")
+    parts = [A.reshape(A.cast(v, dtype=dt.int64), shape=()) if hasattr(v, "aval") else
+             A.cast(np.asarray(v, np.int64), dtype=dt.int64) for v in items]
+    return A.stack(*parts, axis=0)
 
 
 def _gather_index(x, items, tensor_positions):

@@ -1,10 +1,11 @@
 """Slices whose bounds are integer Tensors in a graph: known bounds (a constant Tensor) are
 static, bounds computed in the graph are read when it runs (the sliced axis then has a size
-known only then); both read and written, with gradients, against MindSpore 2.10's results."""
+known only then); both read and written, with gradients; and a `mutable` list index, whose
+ints are known only at run time; against MindSpore 2.10's results."""
 import numpy as np
 import pytest
 
-from cellgraph import Tensor, context, nn, ops
+from cellgraph import Tensor, context, mutable, nn, ops
 
 
 @pytest.fixture(autouse=True)
@@ -88,3 +89,16 @@ def test_a_bound_must_be_an_integer_scalar():
 
     with pytest.raises(TypeError, match="a Tensor slice bound must be an integer scalar"):
         FloatBound()(Tensor(np.ones(4, np.float32)), Tensor(2.0))
+
+
+def test_a_mutable_list_index_gathers_its_run_time_ints():
+    class Net(nn.Cell):
+        def construct(self, x):
+            index = mutable([2, 0, 2])
+            return x[index] * 2
+
+    x = Tensor(np.arange(12).reshape(4, 3).astype(np.float32))
+    # MindSpore 2.10's values
+    np.testing.assert_array_equal(Net()(x).asnumpy(), [[12, 14, 16], [0, 2, 4], [12, 14, 16]])
+    np.testing.assert_array_equal(ops.GradOperation()(Net())(x).asnumpy(),
+                                  [[2, 2, 2], [0, 0, 0], [4, 4, 4], [0, 0, 0]])
