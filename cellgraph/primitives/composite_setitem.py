@@ -188,6 +188,13 @@ def _padded(t, ndim: int):
 
 def _bool_mask_setitem(x, mask, value):
     xt = abstract_of(x)
+    mask_shape = tuple(abstract_of(mask).shape)
+    if len(mask_shape) > xt.ndim:  # MindSpore's words
+        raise ShapeError(f"Can not pad {mask_shape} to length {xt.ndim}.")
+    if None in xt.shape or any(m not in (d, 1) for m, d in zip(mask_shape, xt.shape)):
+        raise ShapeError(f"For 'tensor setitem', the boolean index of shape {mask_shape}, "
+                         f"padded with trailing axes, must broadcast to the tensor's shape "
+                         f"{tuple(xt.shape)} (known when the graph is built)")
     mask = F.broadcast_to(_padded(mask, xt.ndim), xt.shape)
     if isinstance(value, numbers.Number):
         value = F.fill(xt.dtype, xt.shape, value)

@@ -498,19 +498,22 @@ def _is_bool_index(item) -> bool:
 
 def _masked_read(x, mask, pos: int):
     """`x[mask]` (or `x[:, mask]`): the entries where a boolean mask covering the axes from
-    `pos` on is True, in row-major order. The result's length is the mask's count, so the mask
-    must be known now: a NumPy mask, or any mask outside a graph."""
-    if not (isinstance(mask, np.ndarray) or running_eagerly()):
-        raise DTypeError("GetItem: a boolean mask index inside a graph gives a shape known only "
-                         "at run time; use ops.select(mask, x, y) instead")
-    mask = np.asarray(mask)
+    `pos` on is True, in row-major order. The result's length is the mask's count: known now
+    for a NumPy mask or any mask outside a graph, else read when the graph runs (the positions
+    of the Trues computed then, the merged axis gathered at them)."""
     shape = abstract_of(x).shape
-    covered = tuple(shape[pos:pos + mask.ndim])
-    if covered != mask.shape:
-        raise ShapeError(f"GetItem: the boolean mask of shape {mask.shape} does not match the "
+    mask_shape = tuple(abstract_of(mask).shape) if hasattr(mask, "aval") else np.shape(mask)
+    covered = tuple(shape[pos:pos + len(mask_shape)])
+    if covered != mask_shape:
+        raise ShapeError(f"GetItem: the boolean mask of shape {mask_shape} does not match the "
                          f"indexed axes of shape {covered}")
-    merged = reshape(x, shape[:pos] + (-1,) + shape[pos + mask.ndim:])
-    return A.gather(merged, np.flatnonzero(mask).astype(np.int64), axis=pos)
+    merged = reshape(x, shape[:pos] + (-1,) + shape[pos + len(mask_shape):])
+    if isinstance(mask, np.ndarray) or running_eagerly():
+        positions = np.flatnonzero(np.asarray(mask)).astype(np.int64)
+    else:
+        flat_mask = reshape(mask, (int(np.prod(mask_shape)),))
+        positions = reshape(D.nonzero(flat_mask), (-1,))
+    return A.gather(merged, positions, axis=pos)
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):

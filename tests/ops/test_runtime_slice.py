@@ -1,7 +1,8 @@
 """Slices whose bounds are integer Tensors in a graph: known bounds (a constant Tensor) are
 static, bounds computed in the graph are read when it runs (the sliced axis then has a size
-known only then); both read and written, with gradients; and a `mutable` list index, whose
-ints are known only at run time; against MindSpore 2.10's results."""
+known only then); both read and written, with gradients; a `mutable` list index, whose ints
+are known only at run time, and a boolean mask passed to the graph, whose count is; against
+MindSpore 2.10's results."""
 import numpy as np
 import pytest
 
@@ -102,3 +103,34 @@ def test_a_mutable_list_index_gathers_its_run_time_ints():
     np.testing.assert_array_equal(Net()(x).asnumpy(), [[12, 14, 16], [0, 2, 4], [12, 14, 16]])
     np.testing.assert_array_equal(ops.GradOperation()(Net())(x).asnumpy(),
                                   [[2, 2, 2], [0, 0, 0], [4, 4, 4], [0, 0, 0]])
+
+
+class _MaskRead(nn.Cell):
+    def construct(self, x, mask):
+        return x[mask] * 3
+
+
+class _LeadingMaskRead(nn.Cell):
+    def construct(self, x, mask):
+        return x[mask]
+
+
+class _WriteThroughMaskRead(nn.Cell):
+    def construct(self, a, b, c, u):
+        a[b][c] = u
+        return a
+
+
+def test_a_mask_passed_to_the_graph_selects_at_run_time():
+    x = np.arange(12).reshape(3, 4).astype(np.float32)
+    mask = Tensor(x % 3 == 1)
+    # MindSpore 2.10's values
+    np.testing.assert_array_equal(_MaskRead()(Tensor(x), mask).asnumpy(), [3, 12, 21, 30])
+    np.testing.assert_array_equal(ops.GradOperation()(_MaskRead())(Tensor(x), mask).asnumpy(),
+                                  [[0, 3, 0, 0], [3, 0, 0, 3], [0, 0, 3, 0]])
+    rows = Tensor(np.array([True, False, True]))
+    np.testing.assert_array_equal(_LeadingMaskRead()(Tensor(x), rows).asnumpy(),
+                                  [[0, 1, 2, 3], [8, 9, 10, 11]])
+    # the selection has one axis, which a mask of two cannot index (MindSpore's ValueError)
+    with pytest.raises(ValueError, match=r"Can not pad \(3, 4\) to length 1"):
+        _WriteThroughMaskRead()(Tensor(x), mask, mask, Tensor([1.0]))

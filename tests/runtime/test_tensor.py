@@ -245,9 +245,9 @@ def test_tensor_index_gathers():
     assert_tensor(Tensor(A)[Tensor(1)], A[1], ms.float32)
 
 
-def test_boolean_mask_reads_outside_graphs_and_with_numpy_masks():
+def test_boolean_mask_reads_eagerly_with_numpy_masks_and_in_graphs():
     """The mask's count is the result's length: known for eager Tensors and NumPy masks (as in
-    MindSpore's PyNative mode); a graph Tensor mask has no static shape and is refused."""
+    MindSpore's PyNative mode); a graph Tensor mask selects when the graph runs."""
     assert_tensor(Tensor(A)[Tensor(A) > 5], A[A > 5], ms.float32)
     assert_tensor(Tensor(A)[Tensor(np.array([False, True]))], A[[1]], ms.float32)
     cols = np.array([True, False, True])
@@ -265,8 +265,8 @@ def test_boolean_mask_reads_outside_graphs_and_with_numpy_masks():
     def graph_mask(x):
         return x[x > 0]
 
-    with pytest.raises(DTypeError, match="GetItem: a boolean mask index inside a graph"):
-        graph_mask(Tensor(A))
+    # a mask computed in the graph selects when it runs (a result of run-time length)
+    assert_tensor(graph_mask(Tensor(A - 11.5)), (A - 11.5)[A > 11.5], ms.float32)
 
 
 def test_index_errors():
