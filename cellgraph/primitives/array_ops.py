@@ -1,6 +1,8 @@
 """Shape manipulation, reductions, casts, indexing and tensor creation."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import dtype as dt
@@ -95,14 +97,19 @@ def _dummy(shape):
     return np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape, [0] * len(shape))
 
 
-# Stand-in sizes for dims known only at run time: a result dim that differs between the two
-# is one such dim, passed through (an int index into one is checked by the kernel).
-_UNKNOWN_SIZES = (2**40 + 3, 2**40 + 5)
+def _unknown_sizes(shape: tuple) -> tuple:
+    """Two stand-in sizes for the dims of `shape` known only at run time: a result dim that
+    differs between the two is one such dim, passed through (an int index into one is checked
+    by the kernel). As large as the shape allows, its stand-in's size a valid NumPy size."""
+    unknown = sum(d is None for d in shape)
+    known = math.prod(max(d, 1) for d in shape if d is not None)
+    power = min(40, (60 - known.bit_length()) // unknown)
+    return (2**power + 3, 2**power + 5)
 
 
 def _getitem_type(x: TensorType, index: tuple) -> TensorType:
     shapes = []
-    for size in _UNKNOWN_SIZES if None in x.shape else (None,):
+    for size in _unknown_sizes(x.shape) if None in x.shape else (None,):
         stand_in = tuple(size if d is None else d for d in x.shape)
         try:
             shapes.append(_dummy(stand_in)[to_numpy_index(index)].shape)

@@ -1,10 +1,12 @@
 """`x[index] = value` as a new tensor, from a gather and a select over constant index maps.
 
-The index must be static (ints, slices, None, Ellipsis, lists or arrays of ints): NumPy works out
+A static index (ints, slices, None, Ellipsis, lists or arrays of ints): NumPy works out
 at compile time which flat positions it names, so the result is
 `select(mask, gather(value_flat, source), x)` with `mask` (the named positions) and `source`
 (for each position, which element of `value` lands there; the last write wins, as in NumPy)
-constants. Gradients flow to `x` (outside the region) and to `value` (inside it).
+constants. Gradients flow to `x` (outside the region) and to `value` (inside it). An index
+with Tensors in it, or a slice bound known only at run time, writes at the flat positions the
+same index reads from x's positions (a scatter).
 """
 from __future__ import annotations
 
@@ -187,6 +189,13 @@ def _padded(t, ndim: int):
 
 def _bool_mask_setitem(x, mask, value):
     xt = abstract_of(x)
+    mask_shape = tuple(abstract_of(mask).shape)
+    if len(mask_shape) > xt.ndim:  # MindSpore's words
+        raise ShapeError(f"Can not pad {mask_shape} to length {xt.ndim}.")
+    if None in xt.shape or any(m not in (d, 1) for m, d in zip(mask_shape, xt.shape)):
+        raise ShapeError(f"For 'tensor setitem', the boolean index of shape {mask_shape}, "
+                         f"padded with trailing axes, must broadcast to the tensor's shape "
+                         f"{tuple(xt.shape)} (known when the graph is built)")
     mask = F.broadcast_to(_padded(mask, xt.ndim), xt.shape)
     if isinstance(value, numbers.Number):
         value = F.fill(xt.dtype, xt.shape, value)
@@ -237,11 +246,17 @@ def _positions_setitem(x, index, value):
     ids = A.cast(np.arange(size, dtype=np.int64).reshape(xt.shape), dtype=dt.int64)
     positions = F.getitem(ids, index)
     region = tuple(abstract_of(positions).shape)
-    if isinstance(value, numbers.Number):
+    if None in region:  # a slice bound known only at run time: the region's size too
+        zeros = F.zeros_like(A.cast(positions, dtype=xt.dtype))
+        new = F.add(zeros, value if isinstance(value, numbers.Number) else
+                    F.cast(value, xt.dtype))
+        count = -1
+    elif isinstance(value, numbers.Number):
         new = F.fill(xt.dtype, region, value)
+        count = int(np.prod(region))
     else:
         new = _broadcast(F.cast(value, xt.dtype), region)
-    count = int(np.prod(region))
+        count = int(np.prod(region))
     flat = F.tensor_scatter_update(F.reshape(x, (size,)), F.reshape(positions, (count, 1)),
                                    F.reshape(new, (count,)))
     return F.reshape(flat, xt.shape)

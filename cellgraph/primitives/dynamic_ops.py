@@ -7,6 +7,8 @@ per example and the results are stacked, which needs every example to give the s
 """
 from __future__ import annotations
 
+import numpy as np
+
 from . import dtype as dt
 from .array_ops import (
     broadcast_to,
@@ -178,6 +180,29 @@ def _gather_bprop(x, indices, out, dout, axis=0):
                                 expand_dims(indices, axis=k), transpose(dout, perm=rows))
     back = tuple(sorted(range(ndim), key=front.__getitem__))
     return transpose(summed, perm=back), None
+
+
+_static_getitem_bprop = getitem.bprop_rule
+
+
+@getitem.def_bprop
+def _getitem_bprop(x, out, dout, index):
+    """Getitem's gradient; for an input with sizes known only at run time, dout added into
+    zeros of x's run-time size at the flat positions the same index picks from x's positions
+    (getitem_grad takes a static shape)."""
+    dims = abstract_of(x).shape
+    if None not in dims:
+        return _static_getitem_bprop(x, out=out, dout=dout, index=index)
+    flat = reshape(x, shape=(-1,))
+    size = getitem(shape_of(flat), index=(0,))
+    positions = reshape_to(sequence_range(np.int64(0), size, np.int64(1)), shape_of(x))
+    picked = getitem(positions, index=index)
+    rows = (-1 if abstract_of(dout).size is None else abstract_of(dout).size,)
+    summed = tensor_scatter_add(zeros_like(flat), reshape(picked, shape=rows + (1,)),
+                                reshape(dout, shape=rows))
+    if dims.count(None) == 1:  # back to x's type: its sizes, its one run-time dim as -1
+        return (reshape(summed, shape=tuple(-1 if d is None else d for d in dims)),)
+    return (reshape_to(summed, shape_of(x)),)
 
 
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and

@@ -11,6 +11,7 @@ from . import dtype as dt
 from . import dynamic_ops as D
 from . import math_ops as M
 from . import nn_ops as N
+from . import runtime_slice as RS
 from .advanced_index import advanced_getitem
 from .array_ops import Slice
 from .core import (
@@ -408,7 +409,7 @@ def getitem(x, index):
     index = list_index_as_tuple(index)
     items = (tuple(list(item) if isinstance(item, tuple) else item for item in index)
              if isinstance(index, tuple) else (index,))
-    static, tensors = [], []
+    static, tensors, runtime = [], [], []
     for pos, item in enumerate(items):
         if isinstance(item, bool):
             if not item:
@@ -416,11 +417,12 @@ def getitem(x, index):
                                       "value only support 'True'.")
             static.append(True)
         elif isinstance(item, slice):
-            bounds = (item.start, item.stop, item.step)
-            if any(b is not None and not isinstance(b, numbers.Integral) for b in bounds):
-                raise DTypeError(f"GetItem: slice bounds must be Python ints, got {item}; "
-                                 f"a bound computed from a Tensor is not supported")
-            static.append(Slice(*(None if b is None else int(b) for b in bounds)))
+            bounds = [RS.slice_bound(b) for b in (item.start, item.stop, item.step)]
+            if RS.is_runtime(slice(*bounds)):
+                runtime.append(pos)
+                static.append(slice(*bounds))
+            else:
+                static.append(Slice(*bounds))
         elif item is None or item is Ellipsis:
             static.append(item)
         elif isinstance(item, numbers.Integral) and not isinstance(item, bool):
@@ -440,11 +442,16 @@ def getitem(x, index):
             # MindSpore's PyNative reads a 0-d integer Tensor as the int it holds: x[Tensor(1)]
             # is the view x[1], which writes its base
             static.append(int(item))
+        elif isinstance(item, list) and any(hasattr(v, "aval") for v in item):
+            tensors.append(pos)  # numbers known only at run time (a `mutable` list)
+            static.append(_int_list_tensor(item))
         elif isinstance(item, (list, np.ndarray)) or is_value(item):
             tensors.append(pos)
             static.append(item)
         else:
             raise DTypeError(f"GetItem: unsupported index {item!r} of type {type(item).__name__}")
+    if runtime:
+        x, static = RS.apply_runtime_slices(x, static, runtime)
     if not tensors:
         return A.getitem(x, index=tuple(None if it is True else it for it in static))
     return _gather_index(x, static, tensors)
@@ -464,12 +471,24 @@ def mask_positions(mask) -> tuple:
     """A boolean mask as NumPy reads it inside a tuple index: the positions of its True
     elements, one integer index per axis it spans (arrays where the mask is known now, else
     Tensors whose length only the run knows)."""
-    if isinstance(mask, (list, np.ndarray)) or hasattr(mask, "_data"):
-        return tuple(np.nonzero(np.asarray(mask)))
+    known = np.asarray(mask) if isinstance(mask, (list, np.ndarray)) or hasattr(
+        mask, "_data") else static_values(mask)  # (a mask the graph builds from constants)
+    if known is not None:
+        return tuple(axis.astype(np.int64) for axis in np.nonzero(np.asarray(known)))
     coords = D.nonzero_p(mask)
     whole = Slice(None, None, None)
     return tuple(A.getitem(coords, index=(whole, axis))
                  for axis in range(abstract_of(mask).ndim))
+def _int_list_tensor(items: list):
+    """A list index holding numbers known only at run time, as one int64 Tensor."""
+    for v in items:
+        dtype = abstract_of(v).dtype if hasattr(v, "aval") else None
+        if isinstance(v, (bool, float)) or dtype is not None and not dtype.is_int:
+            raise IndexValueError(f"GetItem: a list index holding values known only at run "
+                                  f"time must hold ints, got {v}")
+    parts = [A.reshape(A.cast(v, dtype=dt.int64), shape=()) if hasattr(v, "aval") else
+             A.cast(np.asarray(v, np.int64), dtype=dt.int64) for v in items]
+    return A.stack(*parts, axis=0)
 
 
 def _gather_index(x, items, tensor_positions):

@@ -154,3 +154,27 @@ def test_mask_of_another_shape_is_an_index_error():
     # data (2, 3, 4, 5)"
     with pytest.raises(IndexError, match="does not match"):
         Tensor(X)[Tensor(np.ones((1, 3), np.bool_))]
+
+
+def test_a_known_mask_with_other_tensor_indices_reads_as_numpy():
+    """A boolean mask whose values are known when the graph is built, among other Tensor
+    indices, stands for the positions of its True elements (NumPy's reading, which MindSpore's
+    own tests check against)."""
+    from cellgraph import context
+    from cellgraph import dtype as mstype
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            picked = x[Tensor(np.ones(4, np.int64)), :, Tensor(np.ones((2, 2), bool))]
+            return picked[picked.min().astype(mstype.int64) % 4, 0:1] * 1.0
+
+    x = np.arange(3 * 5 * 2 * 2).reshape(3, 5, 2, 2).astype(np.float32)
+    picked = x[np.ones(4, np.int64), :, np.ones((2, 2), bool)]
+    expected = picked[int(picked.min()) % 4, 0:1]
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        np.testing.assert_array_equal(Net()(Tensor(x)).asnumpy(), expected)
+        grad = ops.GradOperation()(Net())(Tensor(x)).asnumpy()
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    assert grad.sum() == 1 and grad[1, 0].sum() == 1

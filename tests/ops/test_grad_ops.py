@@ -3,7 +3,7 @@ operands gives the values MindSpore's gave (recorded below, rounded to 5 places)
 import numpy as np
 import pytest
 
-from cellgraph import Tensor, ops
+from cellgraph import Tensor, context, nn, ops
 from cellgraph.ops.operations import _grad_ops as G
 
 
@@ -288,3 +288,54 @@ def test_maximum_grad_grad_batches_under_vmap():
     out = ops.vmap(ops.auto_generate.MaximumGradGrad(), in_axes=0, out_axes=0)(xs, ys, dxs, dys)
     np.testing.assert_array_equal(out[2].asnumpy(), [[1, 2, 3], [1, 2, 3]])
     np.testing.assert_array_equal(out[0].asnumpy(), np.zeros((2, 3)))
+
+
+class _ResizeGradOfRunTimeSizes(nn.Cell):
+    """ResizeBilinearGrad where both the incoming gradient's and the image's widths are known
+    only at run time (after Unique and a gather)."""
+
+    def __init__(self, align_corners, half_pixel_centers):
+        super().__init__()
+        self.op = G.ResizeBilinearGrad(align_corners, half_pixel_centers)
+
+    def construct(self, dy, image, dy_ids, image_ids):
+        dy = ops.gather(dy, ops.unique(dy_ids)[0], 3)
+        return self.op(dy, ops.gather(image, ops.unique(image_ids)[0], 3))
+
+
+@pytest.mark.parametrize("align_corners, half_pixel, expected", [
+    (False, False, [[2.8666663, 6.399999, 12.4], [19.333334, 26.000002, 38.000004]]),
+    (True, False, [[4.5, 11.0, 12.0], [19.5, 31.0, 27.0]]),
+    (False, True, [[4.8999996, 9.899999, 12.700002], [20.9, 27.9, 28.700003]]),
+])
+def test_resize_bilinear_grad_of_run_time_sizes(align_corners, half_pixel, expected):
+    dy = Tensor(np.arange(15).reshape(1, 1, 3, 5).astype(np.float32))
+    image = Tensor(np.ones((1, 1, 2, 3), np.float32))
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        out = _ResizeGradOfRunTimeSizes(align_corners, half_pixel)(
+            dy, image, Tensor(np.arange(5)), Tensor(np.arange(3)))
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    np.testing.assert_allclose(out.asnumpy().reshape(2, 3), expected, rtol=1e-5)  # MindSpore's
+
+
+def test_resize_bilinear_to_a_size_known_at_run_time():
+    class Resize(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = ops.ResizeBilinearV2()
+
+        def construct(self, x, like, ids):
+            like = ops.gather(like, ops.unique(ids)[0], 3)
+            return self.op(x, ops.dyn_shape(like)[2:])
+
+    x = Tensor(np.arange(6).reshape(1, 1, 2, 3).astype(np.float32))
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        out = Resize()(x, Tensor(np.ones((1, 1, 3, 5), np.float32)), Tensor(np.arange(5)))
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    np.testing.assert_allclose(out.asnumpy().reshape(3, 5),  # MindSpore 2.10's
+                               [[0, 0.6, 1.2, 1.8000001, 2], [2, 2.6, 3.1999998, 3.8000002, 4],
+                                [3, 3.6, 4.2, 4.8, 5]], rtol=1e-6)

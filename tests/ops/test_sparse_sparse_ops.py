@@ -1,10 +1,11 @@
-"""SparseSparseMinimum: the elementwise minimum of two COO sparse tensors over the positions
-either holds, merged in MindSpore's order, against MindSpore 2.10's results."""
+"""SparseSparseMinimum and SparseAdd: the elementwise minimum and sum of two COO sparse tensors
+over the positions either holds, merged in MindSpore's order, against MindSpore 2.10's
+results."""
 import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import Tensor, context, nn
+from cellgraph import Tensor, context, nn, ops
 from cellgraph.ops.operations import sparse_ops as S
 from cellgraph.testing import check_grads
 
@@ -63,3 +64,67 @@ def test_sparse_sparse_minimum_dtypes_and_gradients():
                                 Tensor(np.array([2, 2], np.int64)),
                                 Tensor(np.array([[0, 0]], np.int64)), Tensor([3.0]),
                                 Tensor(np.array([2, 2], np.int64)))
+
+
+class _Add(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.op = S.SparseAdd()
+
+    def construct(self, *operands):
+        return self.op(*operands)
+
+
+def _add_inputs(thresh, dtype=np.float32):
+    i1, v1, shape, i2, v2, _ = _inputs([[0, 1], [1, 2], [2, 0]], [1, 2, 3],
+                                       [[0, 0], [1, 2], [2, 0], [2, 3]], [5, -2.5, -2.9, 4],
+                                       [3, 4], dtype)
+    return i1, v1, shape, i2, v2, shape, Tensor(np.array(thresh, dtype))
+
+
+# thresh -> MindSpore 2.10's (indices, values, gradient of x1_values, of x2_values): a position
+# both hold is dropped where |x1 + x2| < thresh, and its gradient with it
+ADD_CASES = [
+    (0.0, [[0, 0], [0, 1], [1, 2], [2, 0], [2, 3]], [5, 1, -0.5, 0.0999999046, 4], [1, 1, 1],
+     [1, 1, 1, 1]),
+    (0.2, [[0, 0], [0, 1], [1, 2], [2, 3]], [5, 1, -0.5, 4], [1, 1, 0], [1, 1, 0, 1]),
+    (1.0, [[0, 0], [0, 1], [2, 3]], [5, 1, 4], [1, 0, 0], [1, 0, 0, 1]),
+]
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+@pytest.mark.parametrize(("thresh", "indices", "values", "grad1", "grad2"), ADD_CASES)
+def test_sparse_add(mode, thresh, indices, values, grad1, grad2):
+    context.set_context(mode=mode)
+    try:
+        operands = _add_inputs(thresh)
+        out_indices, out_values, out_shape = _Add()(*operands)
+        grads = ops.GradOperation(get_all=True)(_Add())(*operands)
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    np.testing.assert_array_equal(out_indices.asnumpy(), indices)
+    np.testing.assert_allclose(out_values.asnumpy(), values, rtol=1e-6)
+    np.testing.assert_array_equal(out_shape.asnumpy(), [3, 4])
+    np.testing.assert_array_equal(grads[1].asnumpy(), grad1)
+    np.testing.assert_array_equal(grads[4].asnumpy(), grad2)
+    for position in (0, 2, 3, 5, 6):  # indices, shapes and thresh get zeros, as MindSpore's
+        assert not grads[position].asnumpy().any()
+
+
+def test_sparse_add_integers_and_errors():
+    operands = _add_inputs(1, np.int32)
+    operands = operands[:4] + (Tensor(np.array([5, -2, -2, 4], np.int32)),) + operands[5:]
+    _, values, _ = S.SparseAdd()(*operands)
+    assert values.dtype == ms.int32
+    np.testing.assert_array_equal(values.asnumpy(), [5, 1, 1, 4])  # 2 + -2 dropped
+    i1, v1, shape, i2, v2, _, thresh = _add_inputs(0.0)
+    with pytest.raises(TypeError, match="the type of x1_values, and x2_values should be the same"):
+        S.SparseAdd()(i1, v1, shape, i2, v2.astype(ms.float64), shape, thresh)
+    with pytest.raises(TypeError, match="type of thresh is Int32"):
+        S.SparseAdd()(i1, v1, shape, i2, v2, shape, Tensor(0, ms.int32))
+    with pytest.raises(TypeError, match=r"x1_indices\] must be a type of \{Tensor\[Int64\]\}"):
+        S.SparseAdd()(i1.astype(ms.int32), v1, shape, i2, v2, shape, thresh)
+    with pytest.raises(ValueError, match="length of x1_indices is 3, and length of x1_values is 2"):
+        S.SparseAdd()(i1, v1[:2], shape, i2, v2, shape, thresh)
+    with pytest.raises(ValueError, match="thresh must be a 0-dimensional tensor"):
+        S.SparseAdd()(i1, v1, shape, i2, v2, shape, Tensor([0.0]))

@@ -306,6 +306,9 @@ def _resize_bilinear_grad(grads, original_image, align_corners=False, half_pixel
     among the input pixels it interpolated, in the image's dtype (float16 summed in float32)."""
     resize = ResizeBilinearV2(align_corners, half_pixel_centers)
     size = tuple(grads.shape[2:])
+    if None in size:  # sizes known only at run time, read from grads when the graph runs
+        sizes = shape_of(grads)
+        size = tuple(sizes[axis] if d is None else d for axis, d in enumerate(size, 2))
     dtype = original_image.dtype
     wide = mstype.float32 if dtype == mstype.float16 else dtype  # float16 accumulates in float32
     _, pullback = vjp(lambda image: resize(image, size), F.cast(original_image, wide))

@@ -15,7 +15,7 @@ from ..function.array_func import is_tensor
 from ..function.array_func.attributes import identity
 from . import ExtractImagePatches
 
-__all__ = ["AntiQuant", "ConvertToDynamic", "CopyWithSlice", "DynamicBroadcastTo", "ExtractImagePatches",
+__all__ = ["AntiQuant", "ClipByNorm", "ConvertToDynamic", "CopyWithSlice", "DynamicBroadcastTo", "ExtractImagePatches",
            "IsInstance", "IsSubClass", "SameTypeShape", "TensorCopySlices", "TopTypeof"]
 
 
@@ -35,6 +35,60 @@ class CopyWithSlice(PrimitiveClass):
             raise RunError(f"For 'CopyWithSlice', the dtype of the source {y.dtype} must equal "
                            f"the dtype of the destination {x.dtype}")
         return update_in_place(x, y)
+
+
+class ClipByNorm(PrimitiveClass):
+    """`ClipByNorm(axis=None)(x, clip_norm)`: `x * clip_norm / max(||x||, clip_norm)` in float32,
+    the L2 norm taken over `axis` (all axes for None or ()) with the reduced axes kept.
+    `x` and `clip_norm` are float16 or float32 Tensors; `clip_norm` of shape (), all ones,
+    or one that broadcasts to `x`'s. The result is float32 of `x`'s shape, as MindSpore's.
+    Over part of the axes of a non-square `x`, MindSpore 2.10's CPU kernel sums squares of
+    the wrong elements (for x = [[3, 0, 0], [4, 0, 1]], axis=1 it scales the second row by
+    1/4, not 1/sqrt(17)); cellgraph takes the norm its documentation defines."""
+
+    def __init__(self, axis=None):
+        from cellgraph import _checkparam as validator
+
+        axis = () if axis is None else axis
+        validator.check_value_type("axis", axis, [int, tuple, list], "ClipByNorm")
+        for i, value in enumerate(axis if isinstance(axis, (tuple, list)) else (axis,)):
+            validator.check_value_type(f"axis[{i}]", value, [int], "ClipByNorm")
+        self.axis = axis
+        self._attrs = {"axis": axis}
+
+    def __call__(self, x, clip_norm):
+        x_type, norm_type = abstract_of(x), abstract_of(clip_norm)
+        for name, abstract in (("x", x_type), ("clip_norm", norm_type)):
+            if abstract.dtype not in (_dtype.float16, _dtype.float32):
+                raise DTypeError(f"For primitive[ClipByNorm], the input argument[{name}] must "
+                                 f"be a type of {{Float16, Float32}}, but got "
+                                 f"{abstract.dtype}.")
+        x_shape, norm_shape = tuple(x_type.shape), tuple(norm_type.shape)
+        if all(d == 1 for d in norm_shape):
+            clip_norm = F.reshape(clip_norm, ())
+        elif _broadcast_shape(x_shape, norm_shape) != x_shape:
+            raise ShapeError(f"The shape of `clip_norm` only support `()`, `(1)` or a shape can "
+                             f"be broadcast to input `x` shape, but got input `x` shape: "
+                             f"{list(x_shape)}, `clip_norm` shape: {list(norm_shape)}")
+        axes = tuple(self.axis) if isinstance(self.axis, (tuple, list)) else (self.axis,)
+        if any(not -len(x_shape) <= a < len(x_shape) for a in axes):
+            raise ShapeError(f"The value in attribute `axis` should be within "
+                             f"[{-len(x_shape)}, {len(x_shape)}) range.")
+        x32 = F.cast(x, _dtype.float32)
+        norm32 = F.cast(clip_norm, _dtype.float32)
+        l2 = F.sqrt(F.reduce_sum(F.square(x32), axes, True))
+        return F.div(F.mul(x32, norm32), F.maximum(l2, norm32))
+
+    def __repr__(self) -> str:
+        return f"Prim[ClipByNorm]<axis={self.axis}>"
+
+
+def _broadcast_shape(x_shape, norm_shape):
+    try:
+        return np.broadcast_shapes(x_shape, norm_shape)
+    except ValueError:
+        raise ShapeError(f"For 'ClipByNorm', input_x.shape and clip_norm.shape need to "
+                         f"broadcast, got {list(x_shape)} and {list(norm_shape)}") from None
 
 
 class SameTypeShape(PrimitiveClass):

@@ -275,8 +275,9 @@ class ResizeBilinearV2(PrimitiveClass):
     def __call__(self, x, size):
         shape = abstract_of(x).shape
         for axis, out in zip((2, 3), tuple(size)):
-            if shape[axis] is None:  # a size known only at run time
-                x = linear_along(x, axis, int(out), self.align_corners, self.half_pixel_centers)
+            out = out if hasattr(out, "aval") else int(out)
+            if shape[axis] is None or hasattr(out, "aval"):  # a size known only at run time
+                x = linear_along(x, axis, out, self.align_corners, self.half_pixel_centers)
                 continue
             x = apply_along(x, _linear(shape[axis], int(out), self.align_corners,
                                        self.half_pixel_centers), axis)

@@ -15,7 +15,7 @@ from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["SparseSparseMinimum"]
+__all__ = ["SparseAdd", "SparseSparseMinimum"]
 
 _VALUE_DTYPES = ("Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
                  "Float16", "Float32", "Float64")
@@ -81,3 +81,73 @@ class SparseSparseMinimum(PrimitiveClass):
         merged, from_a, from_b = merge_positions(a, b)
         values = F.minimum(_values_at(x1_values, from_a), _values_at(x2_values, from_b))
         return Tensor(merged), values
+
+
+# SparseAdd's value dtypes, each with the dtype its `thresh` must have
+_ADD_THRESH_DTYPES = {"Int8": "Int8", "Int16": "Int16", "Int32": "Int32", "Int64": "Int64",
+                      "Float32": "Float32", "Float64": "Float64", "Complex64": "Float32",
+                      "Complex128": "Float64"}
+
+
+def _check_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape, thresh):
+    """MindSpore's checks of SparseAdd's operands: ranks, lengths, then dtypes."""
+    op = "SparseAdd"
+    ranks = (("x1_indices", x1_indices, 2), ("x2_indices", x2_indices, 2),
+             ("x1_values", x1_values, 1), ("x2_values", x2_values, 1), ("x1_shape", x1_shape, 1),
+             ("x2_shape", x2_shape, 1), ("thresh", thresh, 0))
+    for name, value, rank in ranks:
+        if abstract_of(value).ndim != rank:
+            raise ArgumentValueError(f"For {op}, {name} must be a {rank}-dimensional tensor, but "
+                                     f"got a {abstract_of(value).ndim}-dimensional tensor.")
+    for side, indices, values in (("x1", x1_indices, x1_values), ("x2", x2_indices, x2_values)):
+        rows, count = abstract_of(indices).shape[0], abstract_of(values).shape[0]
+        if rows != count:
+            raise ArgumentValueError(f"For {op}, the length of {side}_indices and {side}_values "
+                                     f"must be same, but got length of {side}_indices is {rows}, "
+                                     f"and length of {side}_values is {count}")
+    for name, value in (("x1_indices", x1_indices), ("x1_shape", x1_shape),
+                        ("x2_indices", x2_indices), ("x2_shape", x2_shape)):
+        dtype = str(abstract_of(value).dtype)
+        if dtype != "Int64":
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
+                             f"of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+    value_dtype = str(abstract_of(x1_values).dtype)
+    for name, value, expected in (("x2_values", x2_values, value_dtype),
+                                  ("thresh", thresh, _ADD_THRESH_DTYPES.get(value_dtype))):
+        dtype = str(abstract_of(value).dtype)
+        if dtype != expected:
+            raise DTypeError(f"For {op}, the type of x1_values, and {name} should be the same "
+                             f"data type, but got type of x1_values is {value_dtype}, and type "
+                             f"of {name} is {dtype}")
+    if value_dtype not in _ADD_THRESH_DTYPES:
+        raise DTypeError(f"For {op}, x1_values must be a Tensor of one of "
+                         f"{sorted(_ADD_THRESH_DTYPES)}, but got Tensor[{value_dtype}].")
+
+
+class SparseAdd(PrimitiveClass):
+    """`SparseAdd()(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape, thresh)`:
+    (sum_indices, sum_values, sum_shape), the sum of two COO sparse tensors of one shape over
+    the positions either holds, merged as MindSpore's kernel merges them. A position both hold
+    is dropped where |x1 + x2| < thresh, which reads the values (and `thresh`) as value
+    inputs; positions one tensor alone holds are kept whatever their value. Gradients reach
+    each operand's values at the positions the sum kept."""
+
+    def __call__(self, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape,
+                 thresh):
+        op = "SparseAdd"
+        _check_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape, thresh)
+        rank = int(np.asarray(value_input(x1_shape, op, "x1_shape")).size)
+        a, b = (np.asarray(value_input(i, op, name)).reshape(-1, rank)
+                for i, name in ((x1_indices, "x1_indices"), (x2_indices, "x2_indices")))
+        merged, from_a, from_b = merge_positions(a, b)
+        both = (from_a >= 0) & (from_b >= 0)
+        if both.any():
+            a_values, b_values = (np.asarray(value_input(v, op, name)).reshape(-1) for v, name in
+                                  ((x1_values, "x1_values"), (x2_values, "x2_values")))
+            limit = np.asarray(value_input(thresh, op, "thresh"))
+            sums = a_values[from_a[both]] + b_values[from_b[both]]
+            keep = np.ones(len(merged), bool)
+            keep[np.flatnonzero(both)] = limit <= np.abs(sums)
+            merged, from_a, from_b = merged[keep], from_a[keep], from_b[keep]
+        values = F.add(_values_at(x1_values, from_a), _values_at(x2_values, from_b))
+        return Tensor(merged), values, F.stop_gradient(x1_shape)

@@ -353,3 +353,58 @@ def test_tensor_copy_slices_writes_the_slice(graph):
     np.testing.assert_array_equal(out.asnumpy(), expected)
     with pytest.raises(RuntimeError, match="step only support 1"):
         inner.TensorCopySlices()(x, Tensor(np.ones(2, np.float32)), (0, 1), (4, 4), (2, 2))
+
+
+class _ClipByNormNet(nn.Cell):
+    def __init__(self, axis=None):
+        super().__init__()
+        self.clip = inner.ClipByNorm(axis)
+
+    def construct(self, x, clip_norm):
+        return self.clip(x, clip_norm)
+
+
+def test_clip_by_norm_values_and_gradients_as_mindspore():
+    x = Tensor(np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], np.float32))
+    clip_norm = Tensor(np.array([0.5], np.float32))
+    net = _ClipByNormNet()
+    # MindSpore 2.10's values (GRAPH_MODE, CPU)
+    np.testing.assert_allclose(net(x, clip_norm).asnumpy(),
+                               [[0.11396058, 0.22792116, 0.34188172],
+                                [0.05698029, -0.11396058, 0.22792116]], rtol=1e-6)
+    dx, dnorm = ops.GradOperation(get_all=True)(net)(x, clip_norm)
+    np.testing.assert_allclose(dx.asnumpy(), [[6.95603490e-02, 2.51601264e-02, -1.92400962e-02],
+                                              [9.17604640e-02, 1.58360809e-01, 2.51601264e-02]],
+                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(dnorm.asnumpy(), [1.70940876], rtol=1e-6)
+    # float16 inputs and a clip_norm of all-ones shape give float32 of x's shape
+    out = inner.ClipByNorm()(x.astype(ms.float16), Tensor(np.array([[0.5]], np.float16)))
+    assert out.dtype == ms.float32 and out.shape == (2, 3)
+    np.testing.assert_allclose(out.asnumpy(), [[0.11396058, 0.22792116, 0.34188172],
+                                               [0.05698029, -0.11396058, 0.22792116]], rtol=1e-3)
+
+
+def test_clip_by_norm_over_an_axis_takes_each_slice_norm():
+    x = np.array([[3.0, 0.0, 0.0], [4.0, 0.0, 1.0]], np.float32)
+    clip_norm = Tensor(np.array(1.0, np.float32))
+    np.testing.assert_allclose(_ClipByNormNet(0)(Tensor(x), clip_norm).asnumpy(),
+                               [[0.6, 0.0, 0.0], [0.8, 0.0, 1.0]], rtol=1e-6)
+    row_norms = np.sqrt((x ** 2).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(_ClipByNormNet(1)(Tensor(x), clip_norm).asnumpy(),
+                               x / np.maximum(row_norms, 1.0), rtol=1e-6)
+
+
+def test_clip_by_norm_errors_as_mindspore():
+    x = Tensor(np.ones((2, 3), np.float32))
+    clip_norm = Tensor(np.array([1.0], np.float32))
+    with pytest.raises(TypeError, match=r"the input argument\[x\] must be a type of "
+                                        r"\{Float16, Float32\}, but got Float64"):
+        _ClipByNormNet()(x.astype(ms.float64), clip_norm)
+    with pytest.raises(ValueError, match=r"attribute `axis` should be within \[-2, 2\) range"):
+        _ClipByNormNet(5)(x, clip_norm)
+    with pytest.raises(TypeError, match="the type of 'axis' should be one of"):
+        inner.ClipByNorm(1.5)
+    with pytest.raises(ValueError, match="input_x.shape and clip_norm.shape need to broadcast"):
+        inner.ClipByNorm()(x, Tensor(np.ones((4,), np.float32)))
+    with pytest.raises(ValueError, match="The shape of `clip_norm` only support"):
+        inner.ClipByNorm()(Tensor(np.ones((3,), np.float32)), Tensor(np.ones((2, 3), np.float32)))

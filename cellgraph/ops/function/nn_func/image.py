@@ -100,24 +100,32 @@ def _linear(size_in: int, size_out: int, align_corners: bool, half_pixel: bool,
     return matrix
 
 
-def linear_along(x, axis: int, size_out: int, align_corners: bool, half_pixel: bool):
+def linear_along(x, axis: int, size_out, align_corners: bool, half_pixel: bool):
     """Axis `axis` of x resized to `size_out` by linear interpolation, as `_linear`'s matrix
-    does, where that axis's size is known only at run time (after Unique and a gather): the
-    source positions computed from the run-time size, the two neighbours gathered and
-    mixed."""
+    does, where that axis's size (or `size_out`, then a 0-d integer Tensor) is known only at
+    run time (after Unique and a gather): the source positions computed from the run-time
+    sizes, the two neighbours gathered and mixed."""
     dtype = abstract_of(x).dtype
     size_in = F.cast(D.shape_of(x)[axis], dt.float64)
-    i = np.arange(size_out, dtype=np.float64)
-    if align_corners:
-        src = (size_in - 1.0) * (i / (size_out - 1) if size_out > 1 else np.zeros(size_out))
-    elif half_pixel:
-        src = F.maximum((i + 0.5) * (size_in / size_out) - 0.5, 0.0)
+    trailing = (1,) * (abstract_of(x).ndim - axis - 1)
+    if hasattr(size_out, "aval"):  # the positions i < size_out made when the graph runs
+        count = F.reshape(F.cast(size_out, dt.int64), ())
+        i = F.cast(D.sequence_range(np.int64(0), count, np.int64(1)), dt.float64)
+        out = F.cast(count, dt.float64)
+        rows = (-1,)
     else:
-        src = i * (size_in / size_out)
+        i, out, rows = np.arange(size_out, dtype=np.float64), float(size_out), (size_out,)
+    if align_corners:
+        src = (size_in - 1.0) * (i / F.maximum(out - 1.0, 1.0) if hasattr(size_out, "aval")
+                                 else i / (size_out - 1) if size_out > 1 else
+                                 np.zeros(size_out))
+    elif half_pixel:
+        src = F.maximum((i + 0.5) * (size_in / out) - 0.5, 0.0)
+    else:
+        src = i * (size_in / out)
     low = F.minimum(F.floor(src), size_in - 1.0)
     high = F.minimum(low + 1.0, size_in - 1.0)
-    trailing = (1,) * (abstract_of(x).ndim - axis - 1)
-    frac = F.cast(F.reshape(src - low, (size_out,) + trailing), dtype)
+    frac = F.cast(F.reshape(src - low, rows + trailing), dtype)
     below = F.gather(x, F.cast(low, dt.int64), axis)
     above = F.gather(x, F.cast(high, dt.int64), axis)
     return below * (1.0 - frac) + above * frac
