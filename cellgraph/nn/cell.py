@@ -5,6 +5,7 @@ import copy
 import functools
 import inspect
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import MutableMapping
 
@@ -223,7 +224,9 @@ class Cell(CellState, CellPrimitives):
         # None). It and the hook tables are the instance's own attributes.
         for name in hooks.CALL_STATE:
             hooks.set_call_state(self, name, None)
-        object.__setattr__(self, "_graph_cache", GraphCache())
+        cache = GraphCache()
+        cache.owner = weakref.ref(self)
+        object.__setattr__(self, "_graph_cache", cache)
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         if flags:
             self.add_flags(**flags)
@@ -329,7 +332,11 @@ class Cell(CellState, CellPrimitives):
         clone = type(self).__new__(type(self))
         memo[id(self)] = clone
         for name, value in self.__dict__.items():
-            fresh = GraphCache() if isinstance(value, GraphCache) else copy.deepcopy(value, memo)
+            if isinstance(value, GraphCache):
+                fresh = GraphCache()
+                fresh.owner = weakref.ref(clone)
+            else:
+                fresh = copy.deepcopy(value, memo)
             object.__setattr__(clone, name, fresh)
         if "_sequence_parameter_names" in self.__dict__:  # the copies' own Parameters
             clone.__dict__["_sequence_parameter_names"] = {
@@ -460,6 +467,13 @@ class Cell(CellState, CellPrimitives):
                                      f"{i + 1}, got None")
             return construct(self, *args, **kwargs)
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
+
+    @property
+    def compile_cache(self) -> set:
+        """The phases of the graphs compiled for this Cell and kept (MindSpore's
+        `Cell.compile_cache`): one `"<train|predict>.<id of the Cell>.<n>"` per specialisation."""
+        mode = "train" if self.training else "predict"
+        return {f"{mode}.{id(self)}.{i}" for i in range(len(self._graph_cache.entries))}
 
     # -- discovery --------------------------------------------------------------------------
     def name_cells(self) -> OrderedDict:
