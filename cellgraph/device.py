@@ -96,18 +96,29 @@ def _export_mindir(net, inputs, file_name, options) -> None:
     if options.get("custom_func") is not None:
         raise UnsupportedError("export(file_format='MINDIR', custom_func=...): cellgraph writes "
                                "no custom MindIR fields")
-    data = mindir_export.model_bytes(net, inputs)
+    from cellgraph import log
+    from cellgraph.train import mindir_split, serialization
+
+    encrypt = None
     if "enc_key" in options:
         enc_key, enc_mode = options["enc_key"], options.get("enc_mode", "AES-GCM")
         if not isinstance(enc_key, bytes):
             raise ArgumentError(f"The argument 'enc_key' must be bytes, but got "
                                 f"{type(enc_key).__name__}.")
         if callable(enc_mode):
-            data = enc_mode(data, enc_key)
+            encrypt = lambda data: enc_mode(data, enc_key)
         else:
             checkpoint_crypto.check_key(enc_key, enc_mode, "export")
-            data = checkpoint_crypto.encrypt(data, enc_key, enc_mode)
-    mindir_export.write_mindir(data, file_name)
+            encrypt = lambda data: checkpoint_crypto.encrypt(data, enc_key, enc_mode)
+    model = mindir_export.model_proto(net, inputs)
+    parameters = model["graph"].get("parameter", [])
+    if parameters and mindir_split.parameters_kilobytes(parameters) > serialization.TOTAL_SAVE:
+        log.warning("Parameters in the net capacity exceeds 1G, save MindIR model and "
+                    "parameters separately.")
+        mindir_split.write_split(model, file_name, serialization.PARAMETER_SPLIT_SIZE, encrypt)
+        return
+    data = mindir_export.model_bytes_of(model)
+    mindir_export.write_mindir(data if encrypt is None else encrypt(data), file_name)
 
 
 def load(file_name, **kwargs):

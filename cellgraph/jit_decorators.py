@@ -116,7 +116,16 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
                            else ""))
             del options[name]
     if function is None:
-        return lambda f: JitFunction(f, fullgraph)
+        return lambda f: _jit_wrap(f, fullgraph)
+    return _jit_wrap(function, fullgraph)
+
+
+def _jit_wrap(function, fullgraph):
+    """What `jit` returns for `function`: a Cell class has its `construct` compiled and is
+    returned itself (MindSpore's class decorator), anything else is a JitFunction."""
+    if isinstance(function, type) and getattr(function, "_cellgraph_cell", False):
+        function.construct = JitFunction(function.construct, fullgraph)
+        return function
     return JitFunction(function, fullgraph)
 
 

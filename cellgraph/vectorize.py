@@ -15,6 +15,7 @@ a graph that does the same, cached per input signature, and runs it.
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 import sys
 
@@ -36,7 +37,7 @@ from cellgraph.compiler.ir import Graph
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.primitives import array_ops as A
-from cellgraph.primitives.core import abstract_of, fmt_shape
+from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -44,7 +45,9 @@ from cellgraph.primitives.errors import (
     DTypeError,
     GradValueError,
     ShapeError,
+    ShapeRunError,
     SourceLoc,
+    TransformArgumentError,
 )
 from cellgraph.runtime.tensor import Parameter, Tensor
 
@@ -77,8 +80,35 @@ def _check_axes_spec(spec, what: str) -> None:
         for s in spec:
             _check_axes_spec(s, what)
         return
-    raise DTypeError(f"vmap: `{what}` must be an int, None, or a tuple of them, got "
-                     f"{type(spec).__name__} {spec!r}", user_loc())
+    shown = f"{spec:g}" if isinstance(spec, float) else spec  # MindSpore shows 1.0 as 1
+    raise TransformArgumentError(f"The axis in vmap's '{what}' should be a None or a scalar of "
+                                 f"type Int64Imm, but got a {shown}.", user_loc())
+
+
+def _check_argument_count(fn, args: tuple, loc) -> None:
+    """MindSpore's TypeError for a call of `fn` (a function or a Cell, whose construct it
+    reads) with a number of arguments its positional parameters do not take."""
+    target = getattr(fn, "construct", fn)
+    if not (inspect.isfunction(target) or inspect.ismethod(target)):
+        return  # a primitive or another callable object: its own call checks its operands
+    try:
+        params = list(inspect.signature(target).parameters.values())
+    except (TypeError, ValueError):
+        return
+    kinds = inspect.Parameter
+    if any(p.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD) for p in params):
+        return
+    positional = [p for p in params if p.kind in (kinds.POSITIONAL_ONLY,
+                                                  kinds.POSITIONAL_OR_KEYWORD)]
+    required = sum(p.default is kinds.empty for p in positional)
+    if not required <= len(args) <= len(positional):
+        raise ArgumentError(f"The parameters number of the function is {len(positional)}, but "
+                            f"the number of provided arguments is {len(args)}.", loc)
+
+
+def _out_of_bounds(axis: int, rank: int, what: str, loc) -> ShapeRunError:
+    return ShapeRunError(f"The axis: {axis} in '{what}' is out of bounds for array of dimension "
+                         f"[{-rank},{rank}).", loc)
 
 
 def _leaf_dims(args: tuple, in_axes, loc, ensemble_size=None) -> tuple[list, int]:
@@ -87,11 +117,14 @@ def _leaf_dims(args: tuple, in_axes, loc, ensemble_size=None) -> tuple[list, int
     mapped)."""
     if isinstance(in_axes, (tuple, list)):
         if len(in_axes) != len(args):
-            raise ArgumentError(f"vmap: in_axes has {len(in_axes)} entries but the function "
-                                f"got {len(args)} arguments; give one entry (an int or None) "
-                                f"per argument", loc)
+            raise TransformArgumentError(
+                f"When vmap`s 'in_axes' is a tuple or list, and its size must be equal to the "
+                f"number of arguments of 'fn': {len(args)}, but got size: {len(in_axes)}.", loc)
         specs = tuple(in_axes)
     else:
+        if in_axes is None and ensemble_size is None:
+            raise TransformArgumentError("The 'in_axes' of 'vmap' cannot be a single None while "
+                                         "'fn' is not a 'CellList'.", loc)
         specs = (in_axes,) * len(args)
     dims, sizes = [], []
 
@@ -105,8 +138,7 @@ def _leaf_dims(args: tuple, in_axes, loc, ensemble_size=None) -> tuple[list, int
                 return
             shape = abstract_of(value).shape
             if not -len(shape) <= spec < len(shape):
-                raise ShapeError(f"vmap: in_axes {spec} is out of range for {where} of shape "
-                                 f"{fmt_shape(shape)}", loc)
+                raise _out_of_bounds(spec, len(shape), "in_axes", loc)
             dims.append(spec % len(shape))
             sizes.append((where, shape[spec], spec % len(shape)))
         elif isinstance(value, (tuple, list)):
@@ -117,20 +149,32 @@ def _leaf_dims(args: tuple, in_axes, loc, ensemble_size=None) -> tuple[list, int
                 walk(item, spec[i] if isinstance(spec, (tuple, list)) else spec,
                      f"{where}[{i}]")
         elif spec is not None:
-            raise ArgumentError(f"vmap: in_axes asks to map {where} along axis {spec}, but it "
-                                f"is {type(value).__name__} {value!r:.40}, not a Tensor; give "
-                                f"None for it", loc)
+            raise TransformArgumentError(
+                f"The orig_abs should be AbstractTensor when corresponding axis is {spec}, but "
+                f"got a {type(value).__name__} {value!r:.40} ({where}). Tip: Please check the "
+                f"correspondence between vmap's 'in_axes' and inputs.", loc)
 
     for i, (arg, spec) in enumerate(zip(args, specs)):
         walk(arg, spec, f"argument {i}")
+    if not sizes and ensemble_size is None:
+        if args and isinstance(in_axes, (tuple, list)) and all(a is None for a in in_axes):
+            raise TransformArgumentError(f"The 'in_axes' of 'vmap' cannot be all None while "
+                                         f"'fn' is not a 'CellList', but got {tuple(in_axes)}.",
+                                         loc)
+        raise TransformArgumentError("Failed to get 'axis_size' within the scope of vmap.", loc)
+    distinct = list(dict.fromkeys(n for _, n, _ in sizes))
+    if len(distinct) > 1:
+        raise ShapeRunError(f"The 'axis_size' of each argument in the scope of 'vmap' should be "
+                            f"equal, but got {distinct[0]} and {distinct[1]}.", loc)
     if ensemble_size is not None:
+        if sizes and sizes[0][1] != ensemble_size:
+            raise ShapeError(
+                f"If you want to execute the model ensembling parallel training, please make "
+                f"sure the 'axis_size' in the scope of vmap consistent with the cell size of "
+                f"the input 'CellList', otherwise, please do not enter 'CellList' as the first "
+                f"argument, but we get axis_size: {sizes[0][1]} and the cell size: "
+                f"{ensemble_size}.", loc)
         sizes.insert(0, ("the CellList", ensemble_size, 0))
-    if not sizes:
-        raise ArgumentError("vmap: in_axes maps no Tensor argument; at least one entry must be "
-                            "an int", loc)
-    if len({n for _, n, _ in sizes}) > 1:
-        listed = ", ".join(f"{w} has {n} along axis {a}" for w, n, a in sizes)
-        raise ShapeError(f"vmap: the mapped axes must have one size, got: {listed}", loc)
     if sizes[0][1] == 0:
         raise ShapeError(f"vmap: cannot map over an axis of size 0 ({sizes[0][0]}, axis "
                          f"{sizes[0][2]})", loc)
@@ -155,7 +199,10 @@ class VmapFunction(Transform):
         """Emit fn batched over `args` into the current builder."""
         loc = _graph_loc(self)
         cells = _ensemble_cells(self.fn, loc)
+        _check_argument_count(cells[0] if cells else self.fn, args, loc)
         dims, size = _leaf_dims(args, self.in_axes, loc, cells and len(cells))
+        if cells:
+            _check_ensemble_parameters(cells, loc)
         leaves, in_tree = flatten(tuple(args), is_tensor_like)
         flat_examples = [x if d is None else _example_of(x, d) for x, d in zip(leaves, dims)]
         examples = unflatten(in_tree, flat_examples)
@@ -178,7 +225,8 @@ class VmapFunction(Transform):
             _write_back(graph, outs[n_results:], leaves, dims, size, loc)
             outs = outs[:n_results]
         axes = self._out_axes(graph, outs, loc)
-        return unflatten(graph.out_tree, [move_batch(e, size, a) for e, a in zip(outs, axes)])
+        return unflatten(graph.out_tree, [dense(e)[0] if a is None else move_batch(e, size, a)
+                                          for e, a in zip(outs, axes)])
 
     def _out_axes(self, graph: Graph, outs: list, loc) -> list[int]:
         tree = graph.out_tree
@@ -189,21 +237,27 @@ class VmapFunction(Transform):
         if isinstance(out_axes, (tuple, list)):
             if tree.kind not in ("tuple", "list") or len(tree.children) != len(out_axes):
                 n = len(tree.children) if tree.kind in ("tuple", "list") else 1
-                raise ArgumentError(f"vmap: out_axes has {len(out_axes)} entries but the "
-                                    f"function returns {n} outputs", loc)
+                raise TransformArgumentError(
+                    f"The size of vmap's 'out_axes' should be equal to the number of results of "
+                    f"'fn': {n}, but got size: {len(out_axes)}.", loc)
             per_leaf = [a for child, a in zip(tree.children, out_axes)
                         for _ in range(count_leaves(child))]
         else:
             per_leaf = [out_axes] * len(outs)
         axes = []
         for i, (entry, axis) in enumerate(zip(outs, per_leaf)):
-            if axis is None or isinstance(axis, (tuple, list)):
-                raise ArgumentError(f"vmap: out_axes must give an int for every output, got "
-                                    f"{axis!r} for output {i}", loc)
+            if axis is None:
+                if dense(entry)[1] is not None:
+                    raise TransformArgumentError("It is invalid that source is not None and dst "
+                                                 "is None.", loc)
+                axes.append(None)  # an output that does not depend on the mapped axis
+                continue
+            if isinstance(axis, (tuple, list)):
+                raise ArgumentError(f"vmap: out_axes must give an int or None for every "
+                                    f"output, got {axis!r} for output {i}", loc)
             rank = len(_example_shape(entry)) + 1
             if not -rank <= axis < rank:
-                raise ShapeError(f"vmap: out_axes {axis} is out of range for output {i}, whose "
-                                 f"batched result has rank {rank}", loc)
+                raise _out_of_bounds(axis, rank, "out_axes", loc)
             axes.append(axis % rank)
         return axes
 
@@ -216,18 +270,37 @@ def _ensemble_cells(fn, loc) -> list | None:
     if cell_list is None or not isinstance(fn, cell_list):
         return None
     cells = list(fn)
-    if not cells:
-        raise ArgumentError("vmap: the CellList is empty; model ensembling needs at least one "
-                            "cell", loc)
-    first = [(type(c), tuple(p.shape), p.dtype) for c in [cells[0]] for p in c.get_parameters()]
+    if len(cells) <= 1:
+        raise TransformArgumentError(
+            f"In the model ensembling parallel training scenario ('VmapOperation' arg0 is a "
+            f"'CellList'), the size of 'CellList' must be greater than 1, but got {len(cells)}.",
+            loc)
+    if len({_input_count(cell) for cell in cells}) > 1:
+        raise TransformArgumentError("'VmapOperation' arg0 is a CellList, whose elements's "
+                                     "inputs should be consistent.", loc)
+    return cells
+
+
+def _input_count(cell) -> int:
+    return len(inspect.signature(cell.construct).parameters)
+
+
+def _check_ensemble_parameters(cells: list, loc) -> None:
+    """The cells of an ensemble hold Parameters of one count, and (as the first cell's graph
+    runs for every member) of one class and one layout."""
+    counts = [len(list(cell.get_parameters())) for cell in cells]
+    for count in counts[1:]:
+        if count != counts[0]:
+            raise ShapeError(f"Parameter size of each cell should be consistent, but get "
+                             f"{counts[0]} and {count}.", loc)
+    first = [(tuple(p.shape), p.dtype) for p in cells[0].get_parameters()]
     for i, cell in enumerate(cells[1:], 1):
-        layout = [(type(cell), tuple(p.shape), p.dtype) for p in cell.get_parameters()]
+        layout = [(tuple(p.shape), p.dtype) for p in cell.get_parameters()]
         if type(cell) is not type(cells[0]) or layout != first:
             raise ArgumentError(f"vmap: the cells of a CellList must have one structure (the "
                                 f"same class and parameter shapes), but cell {i} "
                                 f"({type(cell).__name__}) differs from cell 0 "
                                 f"({type(cells[0]).__name__})", loc)
-    return cells
 
 
 def _stacked_weights(cells: list, weights) -> list:

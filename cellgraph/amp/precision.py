@@ -6,18 +6,30 @@ keeps the black-list Cells (batch and layer normalisation) in float32 with their
 back to float16, and casts the network's outputs to float32. "O1" runs only the white-list
 Cells (convolutions, Dense, recurrent cells) in float16, each output cast back to float32, and
 puts the same casts around the white-list primitives a Cell holds (`self.matmul =
-ops.MatMul()`); "O3" runs everything in float16. "auto" does what "O1" does and, for the
-primitives a Cell holds, runs those of AMP_AUTO_WHITE_LIST in low precision and those of
-AMP_AUTO_BLACK_LIST in float32 (casting only the arguments AMP_PRIM_ARG_TABLE lists for a
-primitive, all float ones where it lists none). The lists are MindSpore's, restricted to
-the classes cellgraph has.
+ops.MatMul()`); "O3" runs everything in float16. "auto" works on primitives, as MindSpore's:
+each call of the network (a Cell or a function) runs under an amp strategy
+(`_c_expression.amp`) that casts the inputs of the primitives of AMP_AUTO_WHITE_LIST to low
+precision, those of AMP_AUTO_BLACK_LIST to float32 (every float argument: MindSpore 2.10
+records AMP_PRIM_ARG_TABLE's positions in the strategy but casts them all) and those of the
+promote list to their widest float type. The lists are MindSpore's, restricted to the
+classes cellgraph has.
 """
 from __future__ import annotations
 
 import collections
+import functools
+import inspect
 
 from cellgraph import nn, ops
+from cellgraph._c_expression.amp import (
+    AmpLevel,
+    create_amp_strategy,
+    pop_amp_strategy,
+    push_amp_strategy,
+)
+from cellgraph.nn import hooks
 from cellgraph.nn.cell import cast_float
+from cellgraph.ops import auto_generate
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
@@ -31,15 +43,18 @@ _WHITE_PRIMITIVE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspos
                           "Conv2DBackpropInput", "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger")
 _BLACK_NAMES = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
 LEVELS = ("O0", "O1", "O2", "O3", "auto")
-_AUTO_WHITE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "BatchMatMul",
-                     "MatMul", "PReLU", "Einsum", "Dense", "Addmm", "Addbmm", "Addmv", "Baddbmm",
-                     "Mv")
-_AUTO_BLACK_NAMES = ("Pow", "ACos", "Asin", "Cosh", "Erfinv", "Exp", "Expm1", "Log", "Log1p",
-                     "Reciprocal", "Rsqrt", "Sinh", "Tan", "Softplus", "LayerNorm", "BatchNorm",
-                     "GroupNorm", "KLDivLoss", "SmoothL1Loss", "MultilabelMarginLoss",
+_AUTO_WHITE_NAMES = ("Conv2D", "Conv3D", "Conv2DExt", "Conv3DExt", "ConvTranspose2D",
+                     "Conv2DTranspose", "Conv3DTranspose", "Convolution", "MatMul", "MatMulExt",
+                     "BatchMatMul", "BatchMatMulExt", "PReLU", "Einsum", "Dense", "Addmm",
+                     "Addbmm", "Addmv", "Baddbmm", "Mv")
+_AUTO_BLACK_NAMES = ("Pow", "ACos", "Asin", "Cosh", "Erfinv", "Exp", "Expm1", "Log", "Log10",
+                     "Log1p", "Log2", "Reciprocal", "Rsqrt", "Sinh", "Tan", "Softplus",
+                     "SoftplusExt", "LayerNorm", "LayerNormExt", "BatchNorm", "BatchNormExt",
+                     "GroupNorm", "Norm", "KLDivLoss", "SmoothL1Loss", "MultilabelMarginLoss",
                      "SoftMarginLoss", "TripletMarginLoss", "MultiMarginLoss",
                      "BCEWithLogitsLoss", "Pdist", "Cdist", "Renorm", "ReduceProd", "Softmax",
-                     "LogSoftmax", "CumProd", "CumSum", "Norm", "NLLLoss")
+                     "LogSoftmax", "LogSoftmaxExt", "CumProd", "CumSum", "CumsumExt", "ProdExt",
+                     "SumExt", "L1LossExt", "MSELossExt", "NLLLoss", "NLLLoss2d")
 
 
 def _existing(names) -> list:
@@ -52,7 +67,9 @@ def get_white_list() -> list:
 
 
 def _primitives(names) -> list:
-    return [getattr(ops, name) for name in names if hasattr(ops, name)]
+    """The primitive classes named, from ops or (the `Ext` forms) ops.auto_generate."""
+    found = (getattr(ops, name, None) or getattr(auto_generate, name, None) for name in names)
+    return [cls for cls in found if cls is not None]
 
 
 def _white_primitives() -> list:
@@ -105,21 +122,18 @@ def _set_output_cast(cell, dtype) -> None:
     cell._cast_outputs_to(dtype)
 
 
-def _white_list_to(network, white_list, dtype, black_primitives=()) -> None:
-    """White-list Cells and primitives to `dtype`; `black_primitives` to float32."""
+def _white_list_to(network, white_list, dtype) -> None:
+    """White-list Cells and the white-list primitives Cells hold to `dtype`."""
     cells = tuple(c for c in white_list if isinstance(c, type) and issubclass(c, nn.Cell))
     primitives = tuple(c for c in white_list if c not in cells)
-    black_primitives = tuple(black_primitives)
     for _, cell in network.cells_and_names():
         if isinstance(cell, cells):
             cell.to_float(dtype)
             _set_output_cast(cell, dt.float32)
-        elif (primitives or black_primitives) and cell.__dict__.get("_amp_types") is None:
+        elif primitives and cell.__dict__.get("_amp_types") is None:
             for name, value in list(cell.__dict__.items()):
                 if isinstance(value, primitives):  # `self.matmul = ops.MatMul()`
                     object.__setattr__(cell, name, CastAround(value, dtype))
-                elif isinstance(value, black_primitives):
-                    object.__setattr__(cell, name, CastAround(value, dt.float32))
 
 
 def _black_list_to(network, black_list, dtype) -> None:
@@ -131,29 +145,57 @@ def _black_list_to(network, black_list, dtype) -> None:
 
 
 def auto_mixed_precision(network, amp_level="O0", dtype=dt.float16):
-    """Mark `network` for mixed precision at `amp_level` ("O0" to "O3") and return it."""
+    """Mark `network` for mixed precision at `amp_level` ("O0" to "O3", or "auto", which also
+    takes a function) and return it."""
     if not isinstance(network, nn.Cell):
-        raise DTypeError(f"auto_mixed_precision: `network` must be a Cell, got "
-                         f"{type(network).__name__}")
+        if amp_level != "auto":
+            raise DTypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
+        if not inspect.isfunction(network) and not inspect.ismethod(network):
+            raise DTypeError("For amp_level 'auto', the network type should be Cell or "
+                             "function.")
+    if dt.as_dtype(dtype) not in (dt.float16, dt.bfloat16):
+        raise ArgumentValueError(f"The dtype should be one of (mstype.float16, "
+                                 f"mstype.bfloat16), but got {dt.as_dtype(dtype)}.")
     if amp_level not in LEVELS:
-        raise ArgumentValueError(f"auto_mixed_precision: the amp level {amp_level!r} is not "
-                                 f"supported; expected one of {', '.join(LEVELS)}")
+        raise ArgumentValueError(f"The amp level {amp_level} is not supported")
     dtype = _low_precision(dtype)
     if amp_level == "O0":
         return network
     if amp_level == "O1":
         _white_list_to(network, get_white_list(), dtype)
-        return network
-    if amp_level == "auto":
-        white = get_white_list() + [p for p in AMP_AUTO_WHITE_LIST if p not in get_white_list()]
-        _white_list_to(network, white, dtype, AMP_AUTO_BLACK_LIST)
-        return network
-    if amp_level == "O2":
+    elif amp_level == "auto":
+        network = _under_auto_strategy(network, dtype)
+    elif amp_level == "O2":
         _black_list_to(network, get_black_list(), dtype)
+        _set_output_cast(network, dt.float32)
     else:
         network.to_float(dtype)
-    _set_output_cast(network, dt.float32)
+        _set_output_cast(network, dt.float32)
+    network._amp_level = amp_level
     return network
+
+
+def _under_auto_strategy(network, dtype):
+    """Level "auto": `network` (a Cell or a function) whose every call runs under the strategy
+    of the auto lists, also set as its `amp_strategy` attribute."""
+    white = [(p.__name__, list(AMP_PRIM_ARG_TABLE[p])) for p in AMP_AUTO_WHITE_LIST]
+    black = [(p.__name__, list(AMP_PRIM_ARG_TABLE[p])) for p in AMP_AUTO_BLACK_LIST]
+    strategy = create_amp_strategy(AmpLevel.AmpAuto, dtype, white, black)
+    if isinstance(network, nn.Cell):
+        network.amp_strategy = strategy
+        hooks.set_call_state(network, "_amp_strategy", (AmpLevel.AmpAuto, dtype, white, black))
+        return network
+    network.amp_strategy = strategy
+
+    @functools.wraps(network)
+    def under_strategy(*args, **kwargs):
+        push_amp_strategy(AmpLevel.AmpAuto, dtype, white, black)
+        try:
+            return network(*args, **kwargs)
+        finally:
+            pop_amp_strategy()
+
+    return under_strategy
 
 
 def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=dt.float16):

@@ -4,10 +4,40 @@ MindSpore's own tests call `sync()` on to wait for queued device work; and
 without running it; `_JitExecutor`, the same for a function (or a Cell's bound construct)."""
 import inspect
 import weakref
+from collections.abc import Mapping
 
 from cellgraph.jit_decorators import jit, jit_class, ms_class, ms_function
 
 __all__ = ["jit", "jit_class", "ms_class", "ms_function"]
+
+
+class _CellsCompileCache(Mapping):
+    """`cells_compile_cache`: id of a Cell -> its `compile_cache`, for every live Cell that
+    holds compiled graphs. A Cell leaves it when it is freed, or when ms_memory_recycle drops
+    the graphs."""
+
+    def _items(self):
+        from cellgraph.runtime.executor import all_caches
+
+        for cache in all_caches():
+            cell = cache.owner() if cache.owner is not None else None
+            if cell is not None and cache.entries:
+                yield id(cell), cell.compile_cache
+
+    def __getitem__(self, key):
+        for cell_id, phases in self._items():
+            if cell_id == key:
+                return phases
+        raise KeyError(key)
+
+    def __iter__(self):
+        return (cell_id for cell_id, _ in self._items())
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self._items())
+
+
+cells_compile_cache = _CellsCompileCache()
 
 
 class _PynativeExecutor:

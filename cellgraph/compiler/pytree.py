@@ -63,15 +63,38 @@ class MutableFloat(float):
 
 
 class MutableBool(int):
-    """The bool counterpart of MutableInt (MindSpore's `_Bool`, an int that prints as a bool:
-    bool cannot be subclassed)."""
+    """The bool counterpart of MutableInt (MindSpore's `_Bool`: bool cannot be subclassed, so
+    an int that says its class is bool (`isinstance(x, bool)`), prints as a bool and gives
+    bools from `&`, `|` and `^` with bools)."""
 
     __ms_mutable__ = True
+
+    @property
+    def __class__(self):
+        return bool
 
     def __repr__(self) -> str:
         return repr(bool(self))
 
     __str__ = __repr__
+
+    def __and__(self, other):
+        return bool(self) & other
+
+    def __rand__(self, other):
+        return other & bool(self)
+
+    def __or__(self, other):
+        return bool(self) | other
+
+    def __ror__(self, other):
+        return other | bool(self)
+
+    def __xor__(self, other):
+        return bool(self) ^ other
+
+    def __rxor__(self, other):
+        return other ^ bool(self)
 
     @property
     def __ms_origin_object__(self):

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import MutableMapping
 
 from cellgraph import context
+from cellgraph._c_expression.amp import pop_amp_strategy, push_amp_strategy
 from cellgraph._check_jit_forbidden_api import jit_forbidden_register
 from cellgraph.common.parameter import _Buffer
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
@@ -103,6 +106,16 @@ def _in_precision(amp_types, args, call):
         with parameters_cast_to(compute_dtype):
             result = call(tuple(cast_float(a, compute_dtype) for a in args))
     return result if output_dtype is None else cast_float(result, output_dtype)
+
+
+def _under_strategy(strategy, run, args, kwargs):
+    """`run(args, kwargs)` with the amp strategy `(level, dtype, white list, black list)` on
+    top of the stack (`auto_mixed_precision(net, "auto")`)."""
+    push_amp_strategy(*strategy)
+    try:
+        return run(args, kwargs)
+    finally:
+        pop_amp_strategy()
 
 
 def _parameter_sequence(value) -> bool:
@@ -211,7 +224,9 @@ class Cell(CellState, CellPrimitives):
         # None). It and the hook tables are the instance's own attributes.
         for name in hooks.CALL_STATE:
             hooks.set_call_state(self, name, None)
-        object.__setattr__(self, "_graph_cache", GraphCache())
+        cache = GraphCache()
+        cache.owner = weakref.ref(self)
+        object.__setattr__(self, "_graph_cache", cache)
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         if flags:
             self.add_flags(**flags)
@@ -317,7 +332,11 @@ class Cell(CellState, CellPrimitives):
         clone = type(self).__new__(type(self))
         memo[id(self)] = clone
         for name, value in self.__dict__.items():
-            fresh = GraphCache() if isinstance(value, GraphCache) else copy.deepcopy(value, memo)
+            if isinstance(value, GraphCache):
+                fresh = GraphCache()
+                fresh.owner = weakref.ref(clone)
+            else:
+                fresh = copy.deepcopy(value, memo)
             object.__setattr__(clone, name, fresh)
         if "_sequence_parameter_names" in self.__dict__:  # the copies' own Parameters
             clone.__dict__["_sequence_parameter_names"] = {
@@ -359,6 +378,9 @@ class Cell(CellState, CellPrimitives):
             else:
                 run = lambda a, k: _in_precision(amp_types, a,
                                                  lambda b: self.construct(*b, **k))
+            strategy = self.__dict__.get("_amp_strategy")
+            if strategy is not None:
+                run = functools.partial(_under_strategy, strategy, run)
             if self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks \
                     or self._backward_hooks:
                 return hooks.call_with_hooks(self, run, args, kwargs)
@@ -412,8 +434,13 @@ class Cell(CellState, CellPrimitives):
         amp_types = self.__dict__.get("_amp_types")
         record_guard(self, "_call_version", self._call_version)
         if amp_types is None:
-            return self._construct_call(args, kwargs)
-        return _in_precision(amp_types, args, lambda a: self._construct_call(a, kwargs))
+            run = self._construct_call
+        else:
+            run = lambda a, k: _in_precision(amp_types, a, lambda b: self._construct_call(b, k))
+        strategy = self.__dict__.get("_amp_strategy")
+        if strategy is not None:
+            return _under_strategy(strategy, run, args, kwargs)
+        return run(args, kwargs)
 
     def _construct_call(self, args, kwargs):
         # (the saved tensors' hooks are call state: _inline guarded them with _call_version)
@@ -439,6 +466,13 @@ class Cell(CellState, CellPrimitives):
                                      f"{i + 1}, got None")
             return construct(self, *args, **kwargs)
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
+
+    @property
+    def compile_cache(self) -> set:
+        """The phases of the graphs compiled for this Cell and kept (MindSpore's
+        `Cell.compile_cache`): one `"<train|predict>.<id of the Cell>.<n>"` per specialisation."""
+        mode = "train" if self.training else "predict"
+        return {f"{mode}.{id(self)}.{i}" for i in range(len(self._graph_cache.entries))}
 
     # -- discovery --------------------------------------------------------------------------
     def name_cells(self) -> OrderedDict:

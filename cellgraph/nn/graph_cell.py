@@ -42,10 +42,11 @@ class GraphCell(Cell):
             value = params_init.get(name)
             if value is not None and (tuple(value.shape) != array.shape
                                       or value.asnumpy().dtype != array.dtype):
-                raise ValueError(f"For 'GraphCell', the parameter {name!r} of the graph is "
-                                 f"{array.dtype}{list(array.shape)}, but 'params_init' gives "
-                                 f"{value.dtype}{list(value.shape)}: only a Tensor of the same "
-                                 f"shape and dtype can update it.")
+                raise ValueError(f"Only support update parameter by Tensor or Parameter with "
+                                 f"same shape and dtype as it. The parameter '{name}' has shape "
+                                 f"{list(array.shape)} and dtype {Tensor(array).dtype}, but got "
+                                 f"the update value with shape {list(value.shape)} and dtype "
+                                 f"{value.dtype}.")
             data = Tensor(array) if value is None else Tensor(value.asnumpy())
             self._params[name] = Parameter(data, name=name)
 

@@ -27,8 +27,9 @@ from cellgraph.primitives.errors import DTypeError
 _ids = itertools.count()
 
 
-CALL_STATE = ("_amp_types", "_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks",
-              "_backward_hooks", "_saved_tensors_pack_hook", "_saved_tensors_unpack_hook")
+CALL_STATE = ("_amp_types", "_amp_strategy", "_forward_pre_hooks", "_forward_hooks",
+              "_backward_pre_hooks", "_backward_hooks", "_saved_tensors_pack_hook",
+              "_saved_tensors_unpack_hook")
 
 
 def set_call_state(cell, name: str, value) -> None:

@@ -17,6 +17,7 @@ import inspect
 import sys
 from types import MappingProxyType
 
+from cellgraph._c_expression import amp as _amp
 from cellgraph.primitives import exports
 from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError, CompileError, DTypeError
@@ -191,6 +192,8 @@ class PrimitiveClass(UserData):
             args, kwargs = self._operand_args(args, kwargs)
         if self._numbers_as_tensors and args and all(type(a) in (int, float) for a in args):
             args = _numbers_in_a_graph(args)
+        if _amp.get_curr_amp_strategy() is not None:
+            args = _amp.cast_arguments(self.name, args, _cast)
         try:
             if self._strategy is None:
                 return type(self)._fn(*args, **kwargs, **self._attrs)
@@ -309,10 +312,19 @@ def _numbers_in_a_graph(args: tuple) -> tuple:
     return args if current_builder() is None else tuple(Tensor(a) for a in args)
 
 
+def _cast(value, dtype):
+    """A Tensor (or graph value) cast to `dtype`: the mixed precision strategy's casts."""
+    from cellgraph.primitives.functional import cast
+
+    return cast(value, dtype)
+
+
 def _carrying_strategy(call):
     def run(self, *args, **kwargs):
         if self._operands is not None:
             args, kwargs = self._operand_args(args, kwargs)
+        if _amp.get_curr_amp_strategy() is not None:
+            args = _amp.cast_arguments(self.name, args, _cast)
         if self._strategy is None:
             return call(self, *args, **kwargs)
         return sharded_call(self._strategy, call, (self, *args), kwargs)

@@ -150,6 +150,8 @@ def promote(a: DType, b: DType) -> DType:
         return complex_of(low) if low.np.itemsize * 2 > high.np.itemsize else high
     if kind_rank(low) != kind_rank(high) and kind_rank(high) >= 2:
         return high
+    if {a.name, b.name} == {"float16", "bfloat16"}:  # no common NumPy type: MindSpore's float32
+        return float32
     return from_numpy(np.promote_types(a.np, b.np))
 
 

@@ -87,6 +87,11 @@ class KeywordArgumentError(ArgumentError, RuntimeError):
     TypeError, and the RuntimeError MindSpore's graph compiler raises for it."""
 
 
+class TransformArgumentError(ArgumentError, RuntimeError):
+    """A transform's argument MindSpore's graph compiler refuses with a RuntimeError (vmap's
+    `in_axes` and `out_axes` that do not fit the call): a TypeError, and that RuntimeError."""
+
+
 class ShapeRunError(ShapeError, RuntimeError):
     """Shapes that do not fit where MindSpore's kernel, not its shape inference, refuses them
     (a convolution's input channels): a ValueError, and the RuntimeError MindSpore raises."""

@@ -446,6 +446,7 @@ class GraphCache:
 
     def __init__(self, size: int = CACHE_SIZE, graph_print: bool = False):
         self.size, self.graph_print = size, graph_print
+        self.owner = None  # a weak reference to the Cell whose graphs these are, if one's
         # the jit_syntax_level its callable asks for (a Cell's JitConfig, jit's fullgraph);
         # None: set_context's (compile_context.syntax_level)
         self.syntax_level = None
@@ -645,6 +646,11 @@ def run_compiled(cache: GraphCache, args: tuple):
                 cache.last = entry
                 return out
     return STALE
+
+
+def all_caches() -> list:
+    """The compile caches of every live callable."""
+    return list(_ALL_CACHES)
 
 
 def clear_all_caches() -> None:

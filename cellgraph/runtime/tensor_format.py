@@ -9,8 +9,8 @@ follows MindSpore's C++ stringifier:
      [-3,  4]])
     Tensor(shape=[], dtype=Float32, value= 2.5)
 
-Floats are `%15.8e` (float16: `%11.4e`; bfloat16: `%g` aligned as integers are), booleans are right-aligned in 5 columns, integers are
-right-aligned to the widest one shown; a 0-d tensor shows its value like C++'s `<<` (`%g`).
+Floats are `%15.8e` (float16: `%11.4e`; bfloat16 and the float8 types: `%g` aligned as
+integers are), booleans are right-aligned in 5 columns, integers are right-aligned to the widest one shown; a 0-d tensor shows its value like C++'s `<<` (`%g`).
 Rows are separated by `,` and a newline indented by the depth, without NumPy's blank lines;
 an axis longer than 6 (1000 for a vector) shows its first and last 3 entries around `...`, and
 a vector longer than 3 breaks its line every 12 floats or booleans, or every 24 integers.
@@ -45,6 +45,12 @@ def format_print(arr: np.ndarray) -> str:
 
 def _is_bfloat16(dtype: np.dtype) -> bool:
     return dtype.name == "bfloat16"
+
+
+def _is_short_float(dtype: np.dtype) -> bool:
+    """bfloat16 or a float8 (ml_dtypes' types, which NumPy does not count as floats): MindSpore
+    writes their elements with C++'s `<<`."""
+    return dtype.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 
 
 def format_graph_print(arr: np.ndarray, label: str) -> str:
@@ -87,7 +93,7 @@ def _tensor_text(arr: np.ndarray, label: str, body: str, space: str = " ") -> st
 def _scalar_text(value) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "True" if value else "False"
-    if isinstance(value, (float, np.floating)) or _is_bfloat16(np.asarray(value).dtype):
+    if isinstance(value, (float, np.floating)) or _is_short_float(np.asarray(value).dtype):
         return f"{float(value):g}"
     if isinstance(value, (complex, np.complexfloating)):
         return _complex_text(value)
@@ -109,12 +115,12 @@ def _complex_text(value) -> str:
 
 
 def _item_formatter(dtype: np.dtype):
-    if _is_bfloat16(dtype):  # C++'s `<<` (`%g`), right-aligned to the widest as integers are
-        def bfloat16(v):
+    if _is_short_float(dtype):  # C++'s `<<` (`%g`), right-aligned to the widest as integers are
+        def short_float(v):
             text = f"{float(v):g}"
             return PAD * len(text) + text
 
-        return bfloat16
+        return short_float
     if dtype.kind == "f":
         spec = "11.4e" if dtype == np.float16 else "15.8e"
         return lambda v: format(float(v), spec)
@@ -157,7 +163,8 @@ def _append_axis(a: np.ndarray, depth: int, ndim: int, fmt, out: list, comma: st
 
 
 def _append_items(items: np.ndarray, ndim: int, fmt, out: list, comma: str) -> None:
-    per_line = LINE_ITEMS.get(items.dtype.kind, 24)
+    # bfloat16 and float8 break every 24 entries, as integers do (MindSpore's line breaks)
+    per_line = 24 if _is_short_float(items.dtype) else LINE_ITEMS.get(items.dtype.kind, 24)
     count = len(items)
     for i, v in enumerate(items):
         out.append(fmt(v))

@@ -214,6 +214,23 @@ class NodeWriter:
 
 def model_bytes(net, inputs) -> bytes:
     """The MindIR ModelProto bytes of `net` run on `inputs`, compiled in inference mode."""
+    return model_bytes_of(model_proto(net, inputs))
+
+
+def model_bytes_of(model: dict) -> bytes:
+    """A ModelProto dict's bytes, within protobuf's limit for one message."""
+    data = proto.encode("ModelProto", model)
+    if len(data) > PROTOBUF_LIMIT:
+        raise MindIRExportError("export(file_format='MINDIR'): the model is over protobuf's "
+                                "2 GB limit for one file; MindSpore and cellgraph save "
+                                "Parameters over train.serialization.TOTAL_SAVE kilobytes "
+                                "apart from the graph")
+    return data
+
+
+def model_proto(net, inputs) -> dict:
+    """The MindIR ModelProto (as a dict) of `net` run on `inputs`, compiled in inference
+    mode."""
     from cellgraph.compiler.pipeline import compile_inference
     from cellgraph.nn import Cell
     from cellgraph.runtime.tensor import Tensor
@@ -251,14 +268,9 @@ def model_bytes(net, inputs) -> bytes:
         names = [_nested(writer, graph.out_tree, iter(names), graph)]
     graph_proto = writer.graph_proto(names)
     graph_proto["parameter"] = parameters
-    model = {"ir_version": "1.1", "producer_name": "MindSpore", "model_version": "2.10.0",
-             "graph": graph_proto, "functions": writer.shared["functions"], "little_endian": True,
-             "primitives": writer.primitives, "mind_ir_version": MIND_IR_VERSION}
-    data = proto.encode("ModelProto", model)
-    if len(data) > PROTOBUF_LIMIT:
-        raise MindIRExportError("export(file_format='MINDIR'): the model is over protobuf's "
-                                "2 GB limit for one file (cellgraph writes no external data)")
-    return data
+    return {"ir_version": "1.1", "producer_name": "MindSpore", "model_version": "2.10.0",
+            "graph": graph_proto, "functions": writer.shared["functions"], "little_endian": True,
+            "primitives": writer.primitives, "mind_ir_version": MIND_IR_VERSION}
 
 
 def _load_weights(writer: GraphWriter, nodes: NodeWriter, graph) -> None:
@@ -311,4 +323,5 @@ def write_mindir(data: bytes, file_name) -> None:
     write_model_file(data, file_name, ".mindir")
 
 
-__all__ = ["EXPORT_MAP", "MindIRExportError", "model_bytes", "write_mindir"]
+__all__ = ["EXPORT_MAP", "MindIRExportError", "model_bytes", "model_bytes_of", "model_proto",
+           "write_mindir"]

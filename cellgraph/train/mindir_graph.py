@@ -260,7 +260,7 @@ class MindIRGraph:
     parameters (name -> array). Calling it runs the graph on its inputs with `parameters`
     (name -> Tensor); a call in tail position (a loop's next trip) does not grow the stack."""
 
-    def __init__(self, model: dict):
+    def __init__(self, model: dict, external=None):
         graph = model.get("graph")
         if graph is None:
             raise MindIRError("not a MindIR file: it holds no graph")
@@ -277,7 +277,7 @@ class MindIRGraph:
         for tensor in graph.get("parameter", []):
             name = tensor.get("name", "")
             self.parameters[name] = (tensor.get("ref_key") or name.rsplit(":", 1)[-1],
-                                     tensor_array(tensor))
+                                     tensor_array(tensor, external))
         made = {node.name for function in self.graphs.values() for node in function.nodes}
         for function in self.graphs.values():
             for node in function.nodes:
@@ -343,9 +343,10 @@ def _lookup(values, name: str, node):
                           f"earlier node makes") from None
 
 
-def read_graph(data: bytes) -> MindIRGraph:
-    """The graph of a MindIR file's bytes."""
-    return MindIRGraph(decode("ModelProto", data))
+def read_graph(data: bytes, external=None) -> MindIRGraph:
+    """The graph of a MindIR file's bytes; `external` reads the Parameters a split file keeps
+    in its data files (mindir_split.external_reader)."""
+    return MindIRGraph(decode("ModelProto", data), external)
 
 
 LOAD_OPTIONS = ("dec_key", "dec_mode", "obf_func")
@@ -372,28 +373,33 @@ def load(file_name, **kwargs) -> MindIRGraph:
     if not os.path.exists(file_name):
         raise ValueError("For 'load', the argument 'file_name'(MindIR file) does not exist, "
                          "please check whether the 'file_name' is correct.")
+    from .mindir_split import external_reader
+
     with open(file_name, "rb") as file:
         data = file.read()
+    decrypt = None
     if "dec_key" in kwargs:
         dec_key, dec_mode = kwargs["dec_key"], kwargs.get("dec_mode", "AES-GCM")
         if not isinstance(dec_key, bytes):
             raise ValueError(f"The parameter 'dec_key' must be isinstance of {bytes}, but got "
                              f"{dec_key}.")
         if callable(dec_mode):
-            data = dec_mode(data, dec_key)
+            decrypt = lambda blob: dec_mode(blob, dec_key)
         elif not isinstance(dec_mode, str):
             raise ValueError(f"The parameter 'dec_mode' must be isinstance of {str}, but got "
                              f"{dec_mode}.")
         else:
-            try:
-                data = checkpoint_crypto.decrypt(data, dec_key, dec_mode, file_name, api="load")
-            except checkpoint_crypto.DecryptError:
-                raise RuntimeError(_CIPHER_FAILED) from None
+            decrypt = lambda blob: checkpoint_crypto.decrypt(blob, dec_key, dec_mode, file_name,
+                                                             api="load")
+        try:
+            data = decrypt(data)
+        except checkpoint_crypto.DecryptError:
+            raise RuntimeError(_CIPHER_FAILED) from None
     elif checkpoint_crypto.is_cipher(data):
         raise RuntimeError(_CIPHER_FAILED)
     try:
-        return read_graph(data)
-    except MindIRError as error:
+        return read_graph(data, external_reader(file_name, decrypt))
+    except (MindIRError, checkpoint_crypto.DecryptError) as error:
         raise RuntimeError(f"Load MindIR failed. {error}") from None
 
 

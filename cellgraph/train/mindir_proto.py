@@ -200,15 +200,19 @@ def _bfloat16(bits: np.ndarray) -> np.ndarray:
     return bits.view(ml_dtypes.bfloat16)
 
 
-def tensor_array(tensor: dict) -> np.ndarray:
-    """The values of a TensorProto (its raw_data, little-endian) as an array."""
+def tensor_array(tensor: dict, external=None) -> np.ndarray:
+    """The values of a TensorProto (its raw_data, little-endian) as an array; `external`
+    reads the bytes of one that keeps them in a data file (`external(external_data)`)."""
     dtype = numpy_dtype(tensor.get("data_type", 0))
     shape = tuple(tensor.get("dims", ()))
     if "external_data" in tensor:
-        raise MindIRError(f"tensor {tensor.get('name', '')!r} keeps its data in an external file "
-                          f"({tensor['external_data'].get('location', '')!r}), which load does "
-                          f"not read")
-    raw = tensor.get("raw_data", b"")
+        if external is None:
+            raise MindIRError(f"tensor {tensor.get('name', '')!r} keeps its data in an external "
+                              f"file ({tensor['external_data'].get('location', '')!r}), which "
+                              f"only a MindIR file read from disk can reach")
+        raw = external(tensor["external_data"])
+    else:
+        raw = tensor.get("raw_data", b"")
     count = int(np.prod(shape, dtype=np.int64))
     if len(raw) != count * dtype.itemsize:
         raise MindIRError(f"not a MindIR file: tensor {tensor.get('name', '')!r} of shape "

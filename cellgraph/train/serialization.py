@@ -46,6 +46,12 @@ tensor_to_np_type = {label: np.dtype(dtype.np_name).type for label, dtype in
                      tensor_to_ms_type.items() if dtype.np_name not in dt.ML_DTYPES}
 tensor_to_np_type["str"] = "U"
 
+# export(file_format="MINDIR") saves the Parameters apart from the graph when they pass
+# TOTAL_SAVE kilobytes, in data files of at most PARAMETER_SPLIT_SIZE kilobytes
+# (train/mindir_split.py); MindSpore's names and values, read at each export
+TOTAL_SAVE = 1024 * 1024
+PARAMETER_SPLIT_SIZE = 1024 * 1024 * 1024
+
 FORMATS = ("ckpt", "safetensors")
 _SAVE_KWARGS = ("remove_redundancy", "incremental", "global_step_num")
 # Parameters loaded from BFloat16 entries as float32 (no ml_dtypes): saved back as BFloat16

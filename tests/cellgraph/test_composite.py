@@ -192,6 +192,23 @@ def test_mutable_scalar_is_a_graph_input():
         ms.mutable(1, dynamic_len=True)
 
 
+def test_a_mutable_bool_is_a_bool_to_python():
+    # MindSpore 2.10: isinstance(mutable(True), bool), bools from its bitwise operators
+    flag = ms.mutable(True)
+    assert isinstance(flag, bool) and flag and str(flag) == "True"
+    assert ms.mutable(True) & False is False
+    assert ms.mutable(False) | True is True
+    assert ms.mutable(False) ^ False is False
+
+    @ms.jit
+    def pick(flag, x):
+        return x if flag else -x
+
+    x = Tensor([1.5])
+    assert pick(ms.mutable(True), x).asnumpy().tolist() == [1.5]
+    assert pick(ms.mutable(False), x).asnumpy().tolist() == [-1.5]
+
+
 def test_clip_by_global_norm():
     a, b = np.array([3.0, 0.0], np.float32), np.array([[4.0]], np.float32)
     out = C.clip_by_global_norm((Tensor(a), Tensor(b)), 1.0)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import Tensor, context, nn, ops
+from cellgraph import Tensor, context, jit, nn, ops
 
 
 @ms.jit
@@ -139,3 +139,27 @@ def test_jit_of_a_callable_object_with_var_keyword():
     scaled = ms.jit(Scale())
     assert scaled(Tensor([3])).asnumpy().tolist() == [6]
     assert scaled(Tensor([3]), factor=Tensor([4])).asnumpy().tolist() == [12]
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+@pytest.mark.parametrize("capture_mode", ["ast", "trace"])
+def test_jit_on_a_cell_class_compiles_its_construct_and_returns_the_class(mode, capture_mode):
+    ms.set_context(mode=mode)
+    try:
+        @jit(capture_mode=capture_mode)
+        class AddNet(nn.Cell):
+            def __init__(self):
+                super(AddNet, self).__init__()  # noqa: UP008 (the name is still the class)
+                self.add = ops.Add()
+
+            def construct(self, x, y):
+                return self.add(x, y) * 2
+
+        assert isinstance(AddNet, type) and jit(AddNet) is AddNet
+        x = Tensor([[0.5, 0.6, 0.4], [1.2, 1.3, 1.1]], ms.float32)
+        y = Tensor([[0.01, 0.3, 1.1], [0.1, 0.2, 1.3]], ms.float32)
+        # MindSpore 2.10's values
+        np.testing.assert_allclose(AddNet()(x, y).asnumpy(), [[1.02, 1.8000001, 3.0],
+                                                             [2.6000001, 3.0, 4.8]], rtol=1e-6)
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)

@@ -64,7 +64,10 @@ def test_errors():
     with pytest.raises(ArgumentError, match=r"vmap: the cells of a CellList must have one "
                                             r"structure .* cell 1 \(Dense\) differs"):
         ops.vmap(nn.CellList([nn.Dense(3, 2), nn.Dense(3, 4)]), in_axes=None)(_x(1, 3))
-    with pytest.raises(ShapeError, match="the CellList has 3 along axis 0, argument 0 has 4"):
+    # MindSpore 2.10's message
+    with pytest.raises(ShapeError, match="consistent with the cell size of the input "
+                                         "'CellList'.*but we get axis_size: 4 and the cell "
+                                         "size: 3."):
         ops.vmap(_ensemble(), in_axes=0)(_x(4, 2, 3).astype(ms.float32))
 
 
@@ -176,3 +179,77 @@ def test_assigning_a_cells_own_parameter_is_still_refused():
 
     with pytest.raises(Exception, match="must be pure"):
         ops.vmap(Scaled(), in_axes=0)(Tensor(np.ones((2, 3), np.float32)))
+
+
+# ----- MindSpore's checks of vmap's arguments --------------------------------------------------
+
+class _TwoOutputs(nn.Cell):
+    def construct(self, x, y, z):
+        return x + y, z
+
+
+class _Scaled(nn.Cell):
+    def __init__(self, count=1):
+        super().__init__()
+        for i in range(count):
+            setattr(self, f"w{i}", ms.Parameter(Tensor(np.ones(3, np.float32)), name=f"w{i}"))
+
+    def construct(self, r):
+        return r * self.w0
+
+
+class _ScaledPair(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w0 = ms.Parameter(Tensor(np.ones(3, np.float32)), name="w0")
+
+    def construct(self, r, x):
+        return r * self.w0, x
+
+
+_X23 = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+_Z3 = Tensor(np.arange(3, dtype=np.float32))
+_R33 = Tensor(np.ones((3, 3), np.float32))
+
+
+@pytest.mark.parametrize("call, error, message", [
+    # MindSpore 2.10's exception types and messages, in both modes
+    (lambda: ops.vmap(_TwoOutputs(), in_axes=None)(_X23, _X23, _Z3), RuntimeError,
+     "The 'in_axes' of 'vmap' cannot be a single None while 'fn' is not a 'CellList'."),
+    (lambda: ops.vmap(_TwoOutputs(), (1, 1, None), (0, 0, 0))(_X23, _X23, _Z3), RuntimeError,
+     ("The size of vmap's 'out_axes' should be equal to the number of results of 'fn': 2, but "
+     "got size: 3.")),
+    (lambda: ops.vmap(_TwoOutputs(), (1., 1., None), 0)(_X23, _X23, _Z3), RuntimeError,
+     "The axis in vmap's 'in_axes' should be a None or a scalar of type Int64Imm, but got a 1."),
+    (lambda: ops.vmap(_TwoOutputs(), (-3, 2, None), 0)(_X23, _X23, _Z3), RuntimeError,
+     "The axis: -3 in 'in_axes' is out of bounds for array of dimension [-2,2)."),
+    (lambda: ops.vmap(_TwoOutputs(), (1, 1, None), (None, 0))(_X23, _X23, _Z3), RuntimeError,
+     "It is invalid that source is not None and dst is None."),
+    (lambda: ops.vmap(_TwoOutputs(), (1, 1, None), 0)(_X23, _X23), TypeError,
+     "The parameters number of the function is 3, but the number of provided arguments is 2."),
+    (lambda: ops.vmap(_TwoOutputs(), (1, 0, None), 0)(_X23, _X23, _Z3), RuntimeError,
+     ("The 'axis_size' of each argument in the scope of 'vmap' should be equal, but got 3 and "
+     "2.")),
+    (lambda: ops.vmap(_TwoOutputs(), (1, 1, None), (0, 1))(_X23, _X23, Tensor(1.0)),
+     RuntimeError, "The axis: 1 in 'out_axes' is out of bounds for array of dimension [-1,1)."),
+    (lambda: ops.vmap(nn.CellList([_Scaled()]), in_axes=0)(_R33), RuntimeError,
+     "the size of 'CellList' must be greater than 1, but got 1."),
+    (lambda: ops.vmap(nn.CellList([_Scaled(), _ScaledPair()]), in_axes=0)(_R33), RuntimeError,
+     "'VmapOperation' arg0 is a CellList, whose elements's inputs should be consistent."),
+    (lambda: ops.vmap(nn.CellList([_Scaled(), _Scaled(2)]), in_axes=0)(_R33), ValueError,
+     "but we get axis_size: 3 and the cell size: 2."),
+    (lambda: ops.vmap(nn.CellList([_Scaled(), _Scaled(2), _Scaled()]), in_axes=0)(_R33),
+     ValueError, "Parameter size of each cell should be consistent, but get 1 and 2."),
+])
+def test_argument_checks_are_mindspores(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert message in str(info.value)
+
+
+def test_out_axes_none_returns_an_unmapped_output_as_it_is():
+    # MindSpore 2.10: shapes (3, 2) and (3,)
+    mapped, kept = ops.vmap(_TwoOutputs(), in_axes=(1, 1, None), out_axes=(0, None))(
+        _X23, _X23, _Z3)
+    np.testing.assert_array_equal(mapped.asnumpy(), [[0.0, 6.0], [2.0, 8.0], [4.0, 10.0]])
+    np.testing.assert_array_equal(kept.asnumpy(), [0.0, 1.0, 2.0])

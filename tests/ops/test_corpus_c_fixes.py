@@ -25,7 +25,8 @@ def test_vmap_out_axes_of_one_entry_for_one_output():
     x = Tensor(np.ones((2, 3), np.float32))
     assert ops.vmap(lambda v: v * 2, in_axes=0, out_axes=(0,))(x).shape == (2, 3)
     assert ops.vmap(lambda v: v * 2, in_axes=0, out_axes=[1])(x).shape == (3, 2)
-    with pytest.raises(TypeError, match="out_axes has 2 entries"):
+    with pytest.raises(RuntimeError, match="'out_axes' should be equal to the number of "
+                                           "results of 'fn': 1, but got size: 2"):
         ops.vmap(lambda v: v * 2, in_axes=0, out_axes=(0, 0))(x)
 
 

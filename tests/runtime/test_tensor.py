@@ -695,6 +695,31 @@ def test_bfloat16_str_and_repr_as_mindspore(values, text, representation):
     assert repr(t) == representation
 
 
+# repr of float8 Tensors as MindSpore 2.10 writes them: C++'s `<<` per element, aligned,
+# a line break every 24 entries
+FLOAT8_REPR = [
+    (57344, "float8_e5m2", "Tensor(shape=[], dtype=Float8E5M2, value= 57344)"),
+    (65535, "float8_e5m2", "Tensor(shape=[], dtype=Float8E5M2, value= inf)"),
+    (2.0 ** -16, "float8_e5m2", "Tensor(shape=[], dtype=Float8E5M2, value= 1.52588e-05)"),
+    (2.0 ** -17, "float8_e5m2", "Tensor(shape=[], dtype=Float8E5M2, value= 0)"),
+    (512, "float8_e4m3fn", "Tensor(shape=[], dtype=Float8E4M3FN, value= nan)"),
+    (0.1, "float8_e4m3fn", "Tensor(shape=[], dtype=Float8E4M3FN, value= 0.101562)"),
+    ([1.5, 0.25], "float8_e4m3fn", "Tensor(shape=[2], dtype=Float8E4M3FN, value= [ 1.5, 0.25])"),
+    ([[1.5, 0.25, 448, 1e-3]] * 2, "float8_e4m3fn",
+     ("Tensor(shape=[2, 4], dtype=Float8E4M3FN, value=\n[[       1.5,       0.25,        448, "
+     "0.00195312],\n [       1.5,       0.25,        448, 0.00195312]])")),
+    (list(range(30)), "float8_e5m2",
+     ("Tensor(shape=[30], dtype=Float8E5M2, value= [ 0,  1,  2,  3,  4,  5,  6,  7,  8,  8, 10, "
+     "12, 12, 12, 14, 16, 16, 16, 16, 20, 20, 20, 24, 24, \n 24, 24, 24, 28, 28, 28])")),
+]
+
+
+@pytest.mark.parametrize("value, dtype, representation", FLOAT8_REPR)
+def test_float8_repr_as_mindspore(value, dtype, representation):
+    pytest.importorskip("ml_dtypes")
+    assert repr(ms.Tensor(value, getattr(ms, dtype))) == representation
+
+
 def test_tensor_data_refused_as_mindspore_refuses_it():
     """MindSpore's TypeErrors for data that makes no numeric array (its messages)."""
     records = np.array([("x", 1), ("y", 2)], dtype=[("name", "<U10"), ("value", "<i4")])

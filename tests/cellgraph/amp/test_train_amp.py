@@ -3,6 +3,7 @@ import numpy as np
 
 import cellgraph as ms
 from cellgraph import Tensor, amp, nn, ops
+from cellgraph._c_expression.amp import get_prim_cast_strategy_info
 from cellgraph.train import amp as train_amp
 
 
@@ -40,14 +41,16 @@ def test_auto_runs_white_primitives_low_and_black_ones_in_float32():
     np.testing.assert_allclose(out.asnumpy(), np.exp(x32) ** x32, rtol=1e-3)
 
 
-def test_the_argument_table_limits_which_arguments_are_cast():
-    train_amp.AMP_PRIM_ARG_TABLE[ops.Pow] = [0]  # only the base
+def test_the_argument_table_is_recorded_but_every_float_argument_is_cast():
+    # MindSpore 2.10: the positions reach the strategy (arg_pos), yet its casts take every
+    # float input, so MatMul with [1] listed still gets two float16 operands
+    train_amp.AMP_PRIM_ARG_TABLE[ops.MatMul] = [1]
     try:
         net = amp.auto_mixed_precision(_ExpNet(), "auto")
-        assert net.pow.positions == (0,) and net.exp.positions == ()
-        base = Tensor(np.array([2.0], np.float16))
-        exponent = Tensor(np.array([3.0], np.float16))
-        assert net.pow.primitive(base, exponent).dtype == ms.float16
-        assert net.pow(base, exponent).dtype == ms.float32
+        info = get_prim_cast_strategy_info(net.amp_strategy, "MatMul")
+        assert info.arg_pos == [1]
+        x = Tensor(np.array([[0.5, -1.0], [1.5, 0.25]], np.float32))
+        assert net.matmul(x, x).dtype == ms.float32  # outside the network: no strategy
+        assert net(x, x).dtype == ms.float32  # Pow (black list) runs in float32
     finally:
-        del train_amp.AMP_PRIM_ARG_TABLE[ops.Pow]
+        del train_amp.AMP_PRIM_ARG_TABLE[ops.MatMul]
