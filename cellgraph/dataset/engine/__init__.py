@@ -29,7 +29,8 @@ class EpochState:
 
     def __init__(self):
         self.epoch = 0
-        self._rngs: dict[int, np.random.Generator] = {}  # in the order the nodes asked
+        # NumPy generators and C++ ops' engines, in the order the nodes asked
+        self._rngs: dict = {}
         self._pending: list = []  # states for the next generators made (a resumed pass)
         self._kept: dict[int, object] = {}
         self._end_hooks: list = []  # what an epoch's end tells (the maps' dataset callbacks)
@@ -52,10 +53,24 @@ class EpochState:
                 gen.bit_generator.state = self._pending.pop(0)
         return gen
 
+    def words(self, node, make):
+        """The `std::mt19937` engine (`_std_shuffle.Mt19937Words`) of a transform that draws
+        as MindSpore's C++ ops do, made by `make` on first use: MindSpore makes its C++ ops,
+        seeded, whenever an iterator builds the pipeline, so each pass starts it afresh and
+        keeps it over its epochs and repeats."""
+        key = ("words", id(node))  # apart from the node's NumPy generator, if it has both
+        engine = self._rngs.get(key)
+        if engine is None:
+            engine = self._rngs[key] = make()
+            if self._pending:
+                engine.state = self._pending.pop(0)
+        return engine
+
     def rng_states(self) -> list:
         """The generators' states, in the order the nodes first asked for theirs (the same
         order in every pass over the same pipeline)."""
-        return [gen.bit_generator.state for gen in self._rngs.values()]
+        return [gen.bit_generator.state if isinstance(gen, np.random.Generator) else gen.state
+                for gen in self._rngs.values()]
 
     def on_epoch_end(self, hook) -> None:
         """Call `hook()` whenever a pass over the pipeline delivers its epoch's last row."""

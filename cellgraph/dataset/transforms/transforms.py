@@ -10,7 +10,12 @@ import numpy as np
 
 from cellgraph.dataset.core import config
 from cellgraph.dataset.core.arguments import record_arguments
-from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    check_arguments,
+    check_value,
+    type_check,
+    type_check_list,
+)
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
@@ -60,7 +65,8 @@ class RandomOperation(TensorOperation):
 class CppRandomOperation(TensorOperation):
     """A transform that draws as MindSpore's C++ transforms draw: from `std::mt19937` seeded
     with the dataset seed (once set; else a seed of the system's), through libstdc++'s
-    distributions (dataset._std_shuffle); a later set_seed starts it again. Called directly
+    distributions (dataset._std_shuffle); a later set_seed starts it again, and so does every
+    iterator over a pipeline that maps it (MindSpore makes its C++ ops anew). Called directly
     (not in a pipeline) after set_seed, each call starts from the seed, as MindSpore runs a
     new C++ op for each such call, so it gives the same result every time."""
 
@@ -88,6 +94,13 @@ class CppRandomOperation(TensorOperation):
     def words(self):
         from cellgraph.dataset import _std_shuffle
 
+        from ..engine import current_pass
+
+        state = current_pass()
+        if state is not None:  # in a pipeline: an engine the pass seeds when it begins
+            return state.words(self, lambda: _std_shuffle.Mt19937Words(
+                config.get_seed() if config.seeding()
+                else int(np.random.SeedSequence().entropy % 2**32)))
         seeding = config.seeding()
         if self._words is None or self._seeding != seeding:
             seed = config.get_seed() if seeding else int(np.random.SeedSequence().entropy
@@ -359,27 +372,54 @@ class Concatenate(TensorOperation):
                               + ([self.append] if self.append is not None else []))
 
 
+def _slice_option(item):
+    """One axis of Slice as MindSpore's SliceOption takes it: a list of indices (an int is a
+    list of one), a slice, or the whole axis (None, Ellipsis, True); False selects nothing."""
+    if isinstance(item, list):
+        type_check_list(item, (int,), "slice_option")
+        return list(item)
+    if isinstance(item, bool):
+        return slice(None) if item else []
+    if isinstance(item, int):
+        return [item]
+    return slice(None) if item is None or item is Ellipsis else item
+
+
+def _axis_indices(option: list, length: int) -> list:
+    """The indices of one axis, negative ones counted from its end (MindSpore's errors)."""
+    if not option:
+        raise RuntimeError("Both indices and slices can not be empty.")
+    indices = [i + length if i < 0 else i for i in option]
+    for index in indices:
+        if not 0 <= index < length:
+            raise RuntimeError(f"Index {index} is out of bounds.")
+    return indices
+
+
 class Slice(TensorOperation):
-    """x[slices]: one item per axis, an int, a list of ints, a Python slice, None (the whole
-    axis) or Ellipsis."""
+    """x[slices]: one item per leading axis, as MindSpore's Slice: an int (the axis keeps a
+    length of one), a list of ints, a Python slice, or the whole axis (None, Ellipsis, True);
+    lists on several axes select each axis on its own."""
 
     def __init__(self, *slices):
-        for item in slices:
-            if not (item is None or item is Ellipsis or isinstance(item, (slice, list))
-                    or (isinstance(item, numbers.Integral) and not isinstance(item, bool))):
-                raise TypeError(f"Slice: each item must be an int, a list of ints, a slice, "
-                                f"None or Ellipsis, got {item!r}")
-        self.slices = tuple(slice(None) if item is None else item for item in slices)
+        for item in slices:  # MindSpore's checks, in its order and words
+            if item is not None:
+                type_check(item, (int, list, slice, bool, type(Ellipsis)), "slice")
+                if isinstance(item, list) and item and isinstance(item[0], int):
+                    type_check_list(item, (int,), "slice")
+        self.slices = tuple(_slice_option(item) for item in slices)
 
     def __call__(self, x):
         array = np.asarray(x)
-        index = tuple([i] if isinstance(i, numbers.Integral) else i for i in self.slices)
-        if sum(1 for i in index if isinstance(i, list)) > 1:  # each axis on its own
-            for axis, item in enumerate(index):
-                array = np.take(array, item, axis=axis) if isinstance(item, list) else \
-                    array[(slice(None),) * axis + (item,)]
-            return array
-        return array[index]
+        if len(self.slices) > array.ndim:
+            raise RuntimeError(f"Slice: {len(self.slices)} slices given for a tensor of rank "
+                               f"{array.ndim}")
+        for axis, option in enumerate(self.slices):
+            if isinstance(option, list):
+                array = np.take(array, _axis_indices(option, array.shape[axis]), axis=axis)
+            else:
+                array = array[(slice(None),) * axis + (option,)]
+        return array
 
 
 class Duplicate(TensorOperation):

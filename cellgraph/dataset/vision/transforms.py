@@ -12,9 +12,10 @@ from enum import Enum
 
 import numpy as np
 
+from cellgraph.dataset import _std_shuffle as std
 from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+from cellgraph.dataset.transforms.transforms import CppRandomOperation, TensorOperation
 from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
-from cellgraph.dataset.transforms.transforms import TensorOperation
 
 __all__ = [
     "HWC2CHW",
@@ -394,8 +395,11 @@ class RandomCrop(_RandomOp):
 _DE_TYPE_NAMES = {"U": "string", "S": "bytes", "O": "python"}
 
 
-class RandomFlip(_RandomOp):
-    """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`."""
+class RandomFlip(_RandomOp, CppRandomOperation):
+    """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`. Arrays draw
+    as MindSpore's C++ op draws (`std::bernoulli_distribution` of the float `prob` over the
+    op's mt19937), Pillow images from the transform's Python generator, as MindSpore's Python
+    implementation does."""
 
     axis = 1
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
@@ -410,7 +414,10 @@ class RandomFlip(_RandomOp):
             if not _is_pil(image):
                 self._check_rank(np.asarray(image).ndim)
                 self._check_dtype(np.asarray(image).dtype)
-        flip = self.rng.random() < self.prob
+        if images and _is_pil(images[0]):
+            flip = self.rng.random() < self.prob
+        else:
+            flip = std.bernoulli(self.words, float(np.float32(self.prob)))
         out = tuple(self._flip(image) if flip else image for image in images)
         return out[0] if len(out) == 1 else out
 
