@@ -27,12 +27,22 @@ class TensorOperation:
     """Base of the transforms: callable on NumPy arrays (and, for vision, Pillow images),
     in a pipeline through `map` or eagerly."""
 
+    # MindSpore runs this transform as Python (its Implementation.PY): an eager Compose that
+    # holds one passes values between its transforms as they are (Pillow images stay images)
+    # and returns a tuple
+    python_implementation = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         record_arguments(cls)  # what `serialize` writes a transform with
 
     def __call__(self, *inputs):
         raise NotImplementedError
+
+
+def _is_python(transform) -> bool:
+    """MindSpore's Implementation.PY; a plain function is wrapped as a C++ PyFunc."""
+    return bool(getattr(transform, "python_implementation", False))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -206,15 +216,41 @@ class OneHot(TensorOperation):
 
 
 class Compose(TensorOperation):
-    """The transforms one after another, as one operation."""
+    """The transforms one after another, as one operation. Called directly, as MindSpore's:
+    when a transform runs as Python (or the input is one Pillow image) the values pass as
+    they are and come back as a tuple; otherwise each transform's outputs become arrays, as
+    MindSpore's C++ executor makes them tensors, and one output comes back alone."""
 
     def __init__(self, transforms):
         self.transforms = _transform_list(transforms, "Compose")
 
+    @property
+    def python_implementation(self) -> bool:
+        return any(_is_python(t) for t in self.transforms)
+
     def __call__(self, *inputs):
+        from ..engine import current_pass
+
         if not inputs:  # MindSpore's eager run of a Compose given nothing
             raise RuntimeError("Input Tensor is not valid.")
-        return _run_in_turn(self.transforms, inputs)
+        if current_pass() is not None:
+            return _run_in_turn(self.transforms, inputs)
+        if self.python_implementation or (len(inputs) == 1 and _is_pil(inputs[0])):
+            values = inputs
+            for transform in self.transforms:
+                values = transform(*values)
+                values = values if isinstance(values, tuple) else (values,)
+            return values
+        values = tuple(np.asarray(v) for v in inputs)
+        for transform in self.transforms:
+            values = transform(*values)
+            values = tuple(np.asarray(v) for v in (values if isinstance(values, tuple)
+                                                   else (values,)))
+        return values[0] if len(values) == 1 else values
+
+
+def _is_pil(value) -> bool:
+    return type(value).__module__.startswith("PIL.")
 
 
 def _run_in_turn(transforms, inputs: tuple):
@@ -225,9 +261,20 @@ def _run_in_turn(transforms, inputs: tuple):
     return values[0] if len(values) == 1 else values
 
 
+def _compound_is_python(transforms) -> bool:
+    """MindSpore's rule for RandomApply and RandomChoice: Python when the transforms that say
+    how they run (not plain functions) all run as Python."""
+    said = [t for t in transforms if hasattr(t, "python_implementation")]
+    return bool(said) and all(_is_python(t) for t in said)
+
+
 class RandomApply(RandomOperation):
     """With probability `prob`, the transforms one after another; otherwise the input as
     it is."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return _compound_is_python(self.transforms)
 
     def __init__(self, transforms, prob=0.5):
         self.transforms = _transform_list(transforms, "RandomApply")
@@ -244,6 +291,8 @@ class RandomApply(RandomOperation):
 class RandomOrder(RandomOperation):
     """The transforms one after another, in a new random order for each call."""
 
+    python_implementation = True
+
     def __init__(self, transforms):
         self.transforms = _transform_list(transforms, "RandomOrder")
 
@@ -254,6 +303,10 @@ class RandomOrder(RandomOperation):
 
 class RandomChoice(RandomOperation):
     """One of the transforms, picked uniformly at random for each call."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return _compound_is_python(self.transforms)
 
     def __init__(self, transforms):
         self.transforms = _transform_list(transforms, "RandomChoice")

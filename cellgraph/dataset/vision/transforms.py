@@ -108,6 +108,10 @@ class Decode(TensorOperation):
     """Encoded image bytes (JPEG, PNG, ...) -> an RGB image, HWC uint8 (a Pillow image with
     `to_pil`)."""
 
+    @property
+    def python_implementation(self) -> bool:
+        return self.to_pil  # as MindSpore: a Pillow result is its Python path
+
     def __init__(self, to_pil=False):
         self.to_pil = bool(to_pil)
 
@@ -220,6 +224,10 @@ def resize_array(image: np.ndarray, height: int, width: int, interpolation: Inte
 
 class Resize(TensorOperation):
     """To `size`: (height, width), or an int for the shorter side (the aspect kept)."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return self.interpolation is Inter.ANTIALIAS  # MindSpore runs it on Pillow
 
     def __init__(self, size, interpolation=Inter.LINEAR):
         if interpolation is None:  # MindSpore's check, before the others
