@@ -233,3 +233,11 @@ def check_arguments(method):
         return method(*args, **kwargs)
 
     return checked
+
+
+def shape_mismatch(message: str) -> RuntimeError:
+    """A RuntimeError that MindSpore's engine files under its shape-mismatch status: an
+    iterator reports it under "Shape is incorrect." rather than the general summary."""
+    error = RuntimeError(message)
+    error.pipeline_summary = "Shape is incorrect."
+    return error

@@ -13,7 +13,12 @@ from enum import Enum
 import numpy as np
 
 from cellgraph.dataset import _std_shuffle as std
-from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_value,
+    shape_mismatch,
+    type_check,
+)
 from cellgraph.dataset.transforms.transforms import CppRandomOperation, TensorOperation
 from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
 
@@ -377,9 +382,9 @@ class RandomCrop(_RandomOp):
             if _is_pil(images[0]):
                 raise ValueError(f"Crop size {self.size} is larger than input image size "
                                  f"({in_h}, {in_w}).")
-            raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the "
-                               f"image dimensions, got crop height: {height}, crop width: "
-                               f"{width}")
+            raise shape_mismatch(f"RandomCrop: invalid crop size, crop size is bigger than "
+                                 f"the image dimensions, got crop height: {height}, crop "
+                                 f"width: {width}")
         top = int(self.rng.integers(in_h - height + 1))
         left = int(self.rng.integers(in_w - width + 1))
         out = tuple(_crop(image, top, left, height, width) for image in images)
