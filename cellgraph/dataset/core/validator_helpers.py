@@ -241,3 +241,11 @@ def shape_mismatch(message: str) -> RuntimeError:
     error = RuntimeError(message)
     error.pipeline_summary = "Shape is incorrect."
     return error
+
+
+def check_independent_mode(feature_name: str, condition=True) -> None:
+    """MindSpore's refusal of the features its independent dataset process lacks (cache, sync
+    wait and update, callbacks, offload, AutoTune) when MS_INDEPENDENT_DATASET is "True"."""
+    mode = os.environ.get("MS_INDEPENDENT_DATASET")
+    if condition and mode and mode.strip() in ("True", "true"):
+        raise RuntimeError(f"{feature_name} is not supported in Dataset Independent mode.")

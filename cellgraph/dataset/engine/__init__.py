@@ -19,7 +19,12 @@ import numpy as np
 
 from ..core import config
 from ..core.arguments import record_arguments
-from ..core.validator_helpers import INT32_MAX, check_value, type_check
+from ..core.validator_helpers import (
+    INT32_MAX,
+    check_independent_mode,
+    check_value,
+    type_check,
+)
 
 __all__ = ["Dataset"]
 
@@ -302,7 +307,12 @@ class Dataset:
         options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=None,
                             cache=None, callbacks=None, offload=None, column_order=None)
         type_check(options["python_multiprocessing"], (bool,), "python_multiprocessing")
+        if options["cache"] is not None:
+            check_independent_mode("Dataset Cache")
         _check_max_rowsize(options["max_rowsize"])
+        if options["offload"] is not None:
+            type_check(options["offload"], (bool,), "offload")
+            check_independent_mode("Dataset Offload", options["offload"])
         callbacks = options["callbacks"]
         if callbacks is not None:  # DSCallback hooks around each step of the map
             from ..callback import DSCallback
@@ -312,6 +322,7 @@ class Dataset:
                 type_check_list(callbacks, (DSCallback,), "callbacks")
             else:
                 type_check(callbacks, (DSCallback,), "callbacks")
+            check_independent_mode("Dataset Callbacks")
             callbacks = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
         mapped = MapDataset(self, operations, input_columns, output_columns,
                             options["column_order"], callbacks)
@@ -462,6 +473,7 @@ class Dataset:
         """Let `num_batch` more batches (default: sync_wait's) through `condition_name`'s
         sync_wait, calling its callback with `data`. A wrong argument stops every sync_wait of
         the pipeline from blocking, then raises, as in MindSpore."""
+        check_independent_mode("Dataset sync update")
         if isinstance(num_batch, bool) or (num_batch is not None and (
                 not isinstance(num_batch, numbers.Integral) or num_batch <= 0)):
             self.disable_sync()
