@@ -30,6 +30,16 @@ class Mt19937Words:
         self._bits.state = legacy.get_state(legacy=False)
         self._buffer: list[int] = []
 
+    @property
+    def state(self) -> dict:
+        """Where the engine stands (a resumed pass restores it)."""
+        return {"mt19937": self._bits.state, "buffered": list(self._buffer)}
+
+    @state.setter
+    def state(self, value: dict) -> None:
+        self._bits.state = value["mt19937"]
+        self._buffer = list(value["buffered"])
+
     def __call__(self) -> int:
         if not self._buffer:
             self._buffer = self._bits.random_raw(1024).tolist()[::-1]

@@ -21,6 +21,7 @@ import functools
 import numbers
 import os
 import threading
+import traceback
 import weakref
 
 import numpy as np
@@ -75,6 +76,40 @@ class _Channel:
             self._ready.notify_all()
 
 
+_RULE = "-" * 66
+# the summaries MindSpore's data engine opens its errors with (one per status code)
+_SUMMARIES = ("Exception thrown from ", "Syntax error.", "Shape is incorrect.",
+              "Unexpected error.", "Data is out of memory.", "Interrupted system call")
+
+
+def _as_pipeline_error(error: BaseException) -> BaseException:
+    """A pipeline's RuntimeError as MindSpore's engine reports it when iterating: its summary,
+    the message under "Dataset Pipeline Error Message" and, under MindSpore's heading for the
+    framework's own call stack, where in cellgraph it was raised. Other errors, and those
+    already worded so (a user function's report), pass as they are."""
+    if type(error) is not RuntimeError or str(error).startswith(_SUMMARIES):
+        return error
+    root, summary = error, None
+    while True:  # the error first raised (a map re-raises its operation's), and its summary
+        summary = summary or getattr(root, "pipeline_summary", None)
+        if root.__cause__ is None:
+            break
+        root = root.__cause__
+    summary = summary or "Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline " \
+                         "Error Message'."
+    frames = traceback.extract_tb(root.__traceback__)
+    where = ""
+    if frames:
+        path = frames[-1].filename.replace(os.sep, "/")
+        path = path[path.rfind("cellgraph/"):] if "cellgraph/" in path else os.path.basename(path)
+        where = f"{path}({frames[-1].lineno})."
+    wrapped = RuntimeError(
+        f"{summary} \n\n{_RULE}\n- Dataset Pipeline Error Message: \n{_RULE}\n[ERROR] {error}\n\n{_RULE}\n"
+        f"- C++ Call Stack: (For framework developers) \n{_RULE}\n{where}\n\n\n")
+    wrapped.__cause__ = error
+    return wrapped
+
+
 def _produce(rows, convert, channel: _Channel, on_end=None) -> None:
     """The worker thread's body: one epoch's rows into `channel`, then `_END` (or the error);
     `on_end()` runs once the epoch's rows are all out (the maps' dataset callbacks)."""
@@ -86,7 +121,7 @@ def _produce(rows, convert, channel: _Channel, on_end=None) -> None:
             on_end()
         channel.put(_END)
     except BaseException as error:  # noqa: BLE001  (handed to the consumer, raised there)
-        channel.put(_Failure(error))
+        channel.put(_Failure(_as_pipeline_error(error)))
     finally:
         close = getattr(rows, "close", None)
         if close is not None:  # a generator pipeline stopped early releases what it holds

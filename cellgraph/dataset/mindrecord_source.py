@@ -13,6 +13,7 @@ import numpy as np
 
 from cellgraph.mindrecord import commit as staging
 from cellgraph.mindrecord import format as fmt
+from cellgraph.mindrecord.checks import pipeline_error
 from cellgraph.mindrecord.config import decrypt_inputs, release
 
 from . import _std_shuffle
@@ -95,10 +96,10 @@ class MindDataset(MappableSource):
             raise TypeError(f"{self.op}: columns_list must be a list of str, got "
                             f"{columns_list!r}")
         names = list(self._schema) if columns_list is None else list(columns_list)
+        # as MindSpore's: a column the schema lacks is reported when the pipeline is built
+        # (the columns or types asked, an iterator made), not by the constructor nor the size
         unknown = [n for n in names if n not in self._schema]
-        if unknown:
-            raise ValueError(f"{self.op}: Invalid data, column name: {unknown} can not found in "
-                             f"schema ({list(self._schema)}). Please check the 'column_list'.")
+        self._unknown_column = unknown[0] if unknown else None
         self._names_read = names
         self._locations = [(path, location) for path, header in zip(self.paths, headers)
                            for location in fmt.row_locations(path, header, self.op)]
@@ -138,7 +139,18 @@ class MindDataset(MappableSource):
             raise RuntimeError(f"Invalid padded_sample, the value of column: {name} should be "
                                f"string or number but got: {shown}, check 'padded_sample'.")
 
+    def _check_columns_exist(self) -> None:
+        if self._unknown_column is not None:
+            raise pipeline_error(f"Invalid data, column name: {self._unknown_column} can not "
+                                 f"found in schema. Please check the 'column_list'.")
+
+    @property
+    def column_names(self):
+        self._check_columns_exist()
+        return super().column_names
+
     def rows(self, state):
+        self._check_columns_exist()
         child = getattr(self.sampler, "child_sampler", None)
         if self._padded and child is not None and not isinstance(child, DistributedSampler):
             raise RuntimeError("When the padded sample logic is enabled and use sampler chain,"

@@ -8,7 +8,6 @@ import copy
 import inspect
 import itertools
 import numbers
-import os
 import threading
 import traceback
 import types
@@ -20,7 +19,7 @@ from cellgraph.mindrecord.checks import pipeline_error
 
 from . import _std_shuffle
 from .core import config
-from .core.validator_helpers import type_check
+from .core.validator_helpers import check_independent_mode, type_check
 from .engine import Dataset, calling_for, column_list, find_column
 from .transforms.transforms import TensorOperation
 
@@ -784,9 +783,7 @@ class SyncWaitDataset(Dataset):
         super().__init__([child])
         type_check(condition_name, (str,), "condition_name")  # MindSpore's checks and words
         type_check(num_batch, (int,), "num_batch")
-        if os.environ.get("MS_INDEPENDENT_DATASET", "").strip() in ("True", "true"):
-            raise RuntimeError("Dataset sync wait is not supported in Dataset Independent "
-                               "mode.")
+        check_independent_mode("Dataset sync wait")
         if num_batch <= 0:
             raise ValueError("num_batch need to be greater than 0.")
         if callback is not None and not callable(callback):

@@ -16,7 +16,7 @@ import numpy as np
 from cellgraph.mindrecord.checks import pipeline_error
 from cellgraph.primitives import dtype as dt
 
-from .core.validator_helpers import check_value, type_check
+from .core.validator_helpers import check_independent_mode, check_value, type_check
 from .engine import Dataset, check_num_parallel_workers, column_list
 from .samplers import (
     Sampler,
@@ -71,6 +71,8 @@ class MappableSource(Dataset):
     def __init__(self, names, num_samples=None, shuffle=None, sampler=None, num_shards=None,
                  shard_id=None, cache=None):
         super().__init__()
+        if cache is not None:
+            check_independent_mode("Dataset Cache")
         self._names = list(names)
         self.sampler = choose_sampler(self.op, shuffle, sampler, num_samples, num_shards,
                                       shard_id)

@@ -42,7 +42,7 @@ from cellgraph.dataset.transforms.transforms import RandomOperation
 from .transforms import AudioTensorOperation
 from .utils import DensityFunction, Interpolation, Modulation
 
-__all__ = ["Dither", "Flanger", "Phaser", "Vad"]
+__all__ = ["DetectPitchFrequency", "Dither", "Flanger", "Phaser", "Vad"]
 
 
 def _round_half_away(x: np.ndarray) -> np.ndarray:
@@ -362,3 +362,95 @@ class Vad(AudioTensorOperation):
         elif start < 0:
             start += time
         return np.ascontiguousarray(x[..., start:])
+
+
+class DetectPitchFrequency(AudioTensorOperation):
+    """The pitch (Hz) of each `frame_time`-second frame of a float waveform <..., time>, as
+    MindSpore's kernel finds it: the normalised cross-correlation of each frame with itself
+    `1..ceil(sample_rate / freq_low)` samples later, the lag of its largest value from
+    `ceil(sample_rate / freq_high)` on (an early lag within 0.99 of it preferred), a running
+    median over `win_length` frames, and `sample_rate / lag`; float32 <..., frames>."""
+
+    def __init__(self, sample_rate, frame_time=0.01, win_length=30, freq_low=85, freq_high=3400):
+        type_check(sample_rate, (int,), "sample_rate")  # MindSpore's checks, in its order
+        check_int32_not_zero(sample_rate, "sample_rate")
+        type_check(frame_time, (float, int), "frame_time")
+        check_pos_float32(frame_time, "frame_time")
+        type_check(win_length, (int,), "win_length")
+        check_pos_int32(win_length, "win_length")
+        for name, value in (("freq_low", freq_low), ("freq_high", freq_high)):
+            type_check(value, (int, float), name)
+            check_pos_float32(value, name)
+        self.sample_rate, self.frame_time, self.win_length = sample_rate, frame_time, win_length
+        self.freq_low, self.freq_high = freq_low, freq_high
+
+    def apply(self, waveform):
+        array = np.asarray(waveform)
+        if array.ndim < 1:
+            raise RuntimeError("DetectPitchFrequency: the shape of input tensor does not match "
+                               "the requirement of operator. Expecting tensor in shape of "
+                               "<..., time>. But got tensor with dimension 0.")
+        if array.dtype.kind != "f":
+            raise RuntimeError(f"DetectPitchFrequency: the data type of input tensor does not "
+                               f"match the requirement of operator. Expecting tensor in type of "
+                               f"[float, double]. But got type "
+                               f"{_DE_NAMES.get(array.dtype.kind, array.dtype.name)}.")
+        signal = array.reshape(-1, array.shape[-1])
+        lags = self._best_lags(self._nccf(signal))
+        smooth = _running_median(lags, self.win_length)
+        freq = (self.sample_rate / (1e-9 + smooth.astype(np.float64))).astype(np.float32)
+        return freq.reshape(array.shape[:-1] + freq.shape[-1:])
+
+    def _nccf(self, signal):
+        """<channel, frame, lag>: each frame times itself `lag` samples on, over the two
+        squared norms (0 where either is 0), in the waveform's precision."""
+        dtype = signal.dtype
+        channels, length = signal.shape
+        lags = math.ceil(np.float32(self.sample_rate) / np.float32(int(self.freq_low)))
+        frame = math.ceil(np.float32(self.sample_rate) * np.float32(self.frame_time))
+        frames = math.ceil(np.float32(length) / np.float32(frame))
+        padded = np.zeros((channels, lags + frames * frame), dtype)
+        padded[:, :length] = signal
+        first = padded[:, :frames * frame].reshape(channels, frames, frame)
+        out = np.zeros((channels, frames, lags), dtype)
+        for lag in range(1, lags + 1):
+            later = padded[:, lag:lag + frames * frame].reshape(channels, frames, frame)
+            numerator = (first * later).sum(-1, dtype=dtype)
+            norm1 = (first * first).sum(-1, dtype=dtype)
+            norm2 = (later * later).sum(-1, dtype=dtype)
+            nonzero = (norm1 != 0) & (norm2 != 0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out[..., lag - 1] = np.where(nonzero, numerator / norm1 / norm2, 0)
+        return out
+
+    def _best_lags(self, nccf):
+        """<channel, frame>: MindSpore's choice of lag (1-based) in each frame."""
+        lags = nccf.shape[-1]
+        lag_min = math.ceil(np.float32(self.sample_rate) / np.float32(int(self.freq_high)))
+        out = np.zeros(nccf.shape[:2], np.int32)
+        for c, f in np.ndindex(*nccf.shape[:2]):
+            row = nccf[c, f]
+            best = half = row[lag_min]
+            best_at = half_at = lag_min
+            for lag in range(lag_min + 1, lags):
+                if row[lag] > best:
+                    best, best_at = row[lag], lag
+                    if lag < lags // 2:
+                        half, half_at = row[lag], lag
+            out[c, f] = (half_at if half > best * nccf.dtype.type(0.99) else best_at) + 1
+        return out
+
+
+_DE_NAMES = {"b": "bool", "U": "string", "S": "bytes"}
+
+
+def _running_median(lags, win_length: int):
+    """MindSpore's median smoothing: the first lag repeated (win_length - 1) // 2 times in
+    front, then the middle of each sorted window of `win_length`."""
+    pad = (win_length - 1) // 2
+    padded = np.concatenate([np.repeat(lags[:, :1], pad, axis=1), lags], axis=1)
+    count = padded.shape[1] - win_length + 1
+    if count <= 0:
+        return np.zeros((lags.shape[0], 0), np.int32)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, win_length, axis=1)[:, :count]
+    return np.sort(windows, axis=-1)[..., pad]

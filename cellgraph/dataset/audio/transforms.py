@@ -757,7 +757,7 @@ class Resample(TensorOperation):
 
 # MindSpore's audio.transforms module holds every transform: the spectral, masking, vocoder and
 # effect ones live in their own files (which build on the definitions above) and are named here
-from .effects import Dither, Flanger, Phaser, Vad
+from .effects import DetectPitchFrequency, Dither, Flanger, Phaser, Vad
 from .masking import Filtfilt, FrequencyMasking, MaskAlongAxis, MaskAlongAxisIID, TimeMasking
 from .spectral import (
     LFCC,
@@ -775,6 +775,7 @@ from .vocoder import PhaseVocoder, PitchShift, TimeStretch
 __all__ += [
     "LFCC",
     "MFCC",
+    "DetectPitchFrequency",
     "Dither",
     "Filtfilt",
     "Flanger",

@@ -13,7 +13,7 @@ import numpy as np
 
 from cellgraph.mindrecord.checks import pipeline_error
 
-from .validator_helpers import type_check
+from .validator_helpers import check_independent_mode, type_check
 
 __all__ = [
     "ErrorSamplesMode",
@@ -203,6 +203,7 @@ def set_enable_autotune(enable, filepath_prefix=None) -> None:
     (remark, summary, tree), saying that no configuration changes were made."""
     if not isinstance(enable, bool):
         raise TypeError("enable must be of type bool.")
+    check_independent_mode("Dataset AutoTune", enable)
     if filepath_prefix and not isinstance(filepath_prefix, str):
         raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix}.")
     if enable and filepath_prefix == "":
@@ -339,6 +340,7 @@ def set_auto_offload(offload) -> None:
     values."""
     if not isinstance(offload, bool):
         raise TypeError("offload must be a bool dtype")
+    check_independent_mode("Dataset Offload", offload)
     _state["auto_offload"] = offload
 
 

@@ -233,3 +233,19 @@ def check_arguments(method):
         return method(*args, **kwargs)
 
     return checked
+
+
+def shape_mismatch(message: str) -> RuntimeError:
+    """A RuntimeError that MindSpore's engine files under its shape-mismatch status: an
+    iterator reports it under "Shape is incorrect." rather than the general summary."""
+    error = RuntimeError(message)
+    error.pipeline_summary = "Shape is incorrect."
+    return error
+
+
+def check_independent_mode(feature_name: str, condition=True) -> None:
+    """MindSpore's refusal of the features its independent dataset process lacks (cache, sync
+    wait and update, callbacks, offload, AutoTune) when MS_INDEPENDENT_DATASET is "True"."""
+    mode = os.environ.get("MS_INDEPENDENT_DATASET")
+    if condition and mode and mode.strip() in ("True", "true"):
+        raise RuntimeError(f"{feature_name} is not supported in Dataset Independent mode.")

@@ -19,7 +19,12 @@ import numpy as np
 
 from ..core import config
 from ..core.arguments import record_arguments
-from ..core.validator_helpers import INT32_MAX, check_value, type_check
+from ..core.validator_helpers import (
+    INT32_MAX,
+    check_independent_mode,
+    check_value,
+    type_check,
+)
 
 __all__ = ["Dataset"]
 
@@ -29,7 +34,8 @@ class EpochState:
 
     def __init__(self):
         self.epoch = 0
-        self._rngs: dict[int, np.random.Generator] = {}  # in the order the nodes asked
+        # NumPy generators and C++ ops' engines, in the order the nodes asked
+        self._rngs: dict = {}
         self._pending: list = []  # states for the next generators made (a resumed pass)
         self._kept: dict[int, object] = {}
         self._end_hooks: list = []  # what an epoch's end tells (the maps' dataset callbacks)
@@ -52,10 +58,24 @@ class EpochState:
                 gen.bit_generator.state = self._pending.pop(0)
         return gen
 
+    def words(self, node, make):
+        """The `std::mt19937` engine (`_std_shuffle.Mt19937Words`) of a transform that draws
+        as MindSpore's C++ ops do, made by `make` on first use: MindSpore makes its C++ ops,
+        seeded, whenever an iterator builds the pipeline, so each pass starts it afresh and
+        keeps it over its epochs and repeats."""
+        key = ("words", id(node))  # apart from the node's NumPy generator, if it has both
+        engine = self._rngs.get(key)
+        if engine is None:
+            engine = self._rngs[key] = make()
+            if self._pending:
+                engine.state = self._pending.pop(0)
+        return engine
+
     def rng_states(self) -> list:
         """The generators' states, in the order the nodes first asked for theirs (the same
         order in every pass over the same pipeline)."""
-        return [gen.bit_generator.state for gen in self._rngs.values()]
+        return [gen.bit_generator.state if isinstance(gen, np.random.Generator) else gen.state
+                for gen in self._rngs.values()]
 
     def on_epoch_end(self, hook) -> None:
         """Call `hook()` whenever a pass over the pipeline delivers its epoch's last row."""
@@ -287,7 +307,12 @@ class Dataset:
         options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=None,
                             cache=None, callbacks=None, offload=None, column_order=None)
         type_check(options["python_multiprocessing"], (bool,), "python_multiprocessing")
+        if options["cache"] is not None:
+            check_independent_mode("Dataset Cache")
         _check_max_rowsize(options["max_rowsize"])
+        if options["offload"] is not None:
+            type_check(options["offload"], (bool,), "offload")
+            check_independent_mode("Dataset Offload", options["offload"])
         callbacks = options["callbacks"]
         if callbacks is not None:  # DSCallback hooks around each step of the map
             from ..callback import DSCallback
@@ -297,6 +322,7 @@ class Dataset:
                 type_check_list(callbacks, (DSCallback,), "callbacks")
             else:
                 type_check(callbacks, (DSCallback,), "callbacks")
+            check_independent_mode("Dataset Callbacks")
             callbacks = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
         mapped = MapDataset(self, operations, input_columns, output_columns,
                             options["column_order"], callbacks)
@@ -447,6 +473,7 @@ class Dataset:
         """Let `num_batch` more batches (default: sync_wait's) through `condition_name`'s
         sync_wait, calling its callback with `data`. A wrong argument stops every sync_wait of
         the pipeline from blocking, then raises, as in MindSpore."""
+        check_independent_mode("Dataset sync update")
         if isinstance(num_batch, bool) or (num_batch is not None and (
                 not isinstance(num_batch, numbers.Integral) or num_batch <= 0)):
             self.disable_sync()

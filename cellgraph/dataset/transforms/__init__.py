@@ -1,5 +1,8 @@
 """cellgraph.dataset.transforms: TypeCast, OneHot, Compose, PadEnd, Fill, Concatenate, Slice,
 Duplicate, Mask, Unique, RandomApply, RandomChoice, RandomOrder (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
+# as MindSpore's: `dataset.transforms.vision` is the vision module (programs spell
+# `ds.transforms.vision.Inter`)
+from .. import vision
 from . import c_transforms, py_transforms, transforms
 from .transforms import (
     Compose,
@@ -21,4 +24,5 @@ from .transforms import (
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "RandomApply",
            "RandomChoice", "RandomOrder", "Relational",
-           "Slice", "TensorOperation", "TypeCast", "Unique", "c_transforms", "py_transforms", "transforms"]
+           "Slice", "TensorOperation", "TypeCast", "Unique", "c_transforms", "py_transforms", "transforms",
+           "vision"]

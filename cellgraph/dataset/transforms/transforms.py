@@ -10,7 +10,12 @@ import numpy as np
 
 from cellgraph.dataset.core import config
 from cellgraph.dataset.core.arguments import record_arguments
-from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    check_arguments,
+    check_value,
+    type_check,
+    type_check_list,
+)
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
@@ -22,12 +27,22 @@ class TensorOperation:
     """Base of the transforms: callable on NumPy arrays (and, for vision, Pillow images),
     in a pipeline through `map` or eagerly."""
 
+    # MindSpore runs this transform as Python (its Implementation.PY): an eager Compose that
+    # holds one passes values between its transforms as they are (Pillow images stay images)
+    # and returns a tuple
+    python_implementation = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         record_arguments(cls)  # what `serialize` writes a transform with
 
     def __call__(self, *inputs):
         raise NotImplementedError
+
+
+def _is_python(transform) -> bool:
+    """MindSpore's Implementation.PY; a plain function is wrapped as a C++ PyFunc."""
+    return bool(getattr(transform, "python_implementation", False))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -60,7 +75,8 @@ class RandomOperation(TensorOperation):
 class CppRandomOperation(TensorOperation):
     """A transform that draws as MindSpore's C++ transforms draw: from `std::mt19937` seeded
     with the dataset seed (once set; else a seed of the system's), through libstdc++'s
-    distributions (dataset._std_shuffle); a later set_seed starts it again. Called directly
+    distributions (dataset._std_shuffle); a later set_seed starts it again, and so does every
+    iterator over a pipeline that maps it (MindSpore makes its C++ ops anew). Called directly
     (not in a pipeline) after set_seed, each call starts from the seed, as MindSpore runs a
     new C++ op for each such call, so it gives the same result every time."""
 
@@ -88,6 +104,13 @@ class CppRandomOperation(TensorOperation):
     def words(self):
         from cellgraph.dataset import _std_shuffle
 
+        from ..engine import current_pass
+
+        state = current_pass()
+        if state is not None:  # in a pipeline: an engine the pass seeds when it begins
+            return state.words(self, lambda: _std_shuffle.Mt19937Words(
+                config.get_seed() if config.seeding()
+                else int(np.random.SeedSequence().entropy % 2**32)))
         seeding = config.seeding()
         if self._words is None or self._seeding != seeding:
             seed = config.get_seed() if seeding else int(np.random.SeedSequence().entropy
@@ -193,15 +216,41 @@ class OneHot(TensorOperation):
 
 
 class Compose(TensorOperation):
-    """The transforms one after another, as one operation."""
+    """The transforms one after another, as one operation. Called directly, as MindSpore's:
+    when a transform runs as Python (or the input is one Pillow image) the values pass as
+    they are and come back as a tuple; otherwise each transform's outputs become arrays, as
+    MindSpore's C++ executor makes them tensors, and one output comes back alone."""
 
     def __init__(self, transforms):
         self.transforms = _transform_list(transforms, "Compose")
 
+    @property
+    def python_implementation(self) -> bool:
+        return any(_is_python(t) for t in self.transforms)
+
     def __call__(self, *inputs):
+        from ..engine import current_pass
+
         if not inputs:  # MindSpore's eager run of a Compose given nothing
             raise RuntimeError("Input Tensor is not valid.")
-        return _run_in_turn(self.transforms, inputs)
+        if current_pass() is not None:
+            return _run_in_turn(self.transforms, inputs)
+        if self.python_implementation or (len(inputs) == 1 and _is_pil(inputs[0])):
+            values = inputs
+            for transform in self.transforms:
+                values = transform(*values)
+                values = values if isinstance(values, tuple) else (values,)
+            return values
+        values = tuple(np.asarray(v) for v in inputs)
+        for transform in self.transforms:
+            values = transform(*values)
+            values = tuple(np.asarray(v) for v in (values if isinstance(values, tuple)
+                                                   else (values,)))
+        return values[0] if len(values) == 1 else values
+
+
+def _is_pil(value) -> bool:
+    return type(value).__module__.startswith("PIL.")
 
 
 def _run_in_turn(transforms, inputs: tuple):
@@ -212,9 +261,20 @@ def _run_in_turn(transforms, inputs: tuple):
     return values[0] if len(values) == 1 else values
 
 
+def _compound_is_python(transforms) -> bool:
+    """MindSpore's rule for RandomApply and RandomChoice: Python when the transforms that say
+    how they run (not plain functions) all run as Python."""
+    said = [t for t in transforms if hasattr(t, "python_implementation")]
+    return bool(said) and all(_is_python(t) for t in said)
+
+
 class RandomApply(RandomOperation):
     """With probability `prob`, the transforms one after another; otherwise the input as
     it is."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return _compound_is_python(self.transforms)
 
     def __init__(self, transforms, prob=0.5):
         self.transforms = _transform_list(transforms, "RandomApply")
@@ -231,6 +291,8 @@ class RandomApply(RandomOperation):
 class RandomOrder(RandomOperation):
     """The transforms one after another, in a new random order for each call."""
 
+    python_implementation = True
+
     def __init__(self, transforms):
         self.transforms = _transform_list(transforms, "RandomOrder")
 
@@ -241,6 +303,10 @@ class RandomOrder(RandomOperation):
 
 class RandomChoice(RandomOperation):
     """One of the transforms, picked uniformly at random for each call."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return _compound_is_python(self.transforms)
 
     def __init__(self, transforms):
         self.transforms = _transform_list(transforms, "RandomChoice")
@@ -359,27 +425,54 @@ class Concatenate(TensorOperation):
                               + ([self.append] if self.append is not None else []))
 
 
+def _slice_option(item):
+    """One axis of Slice as MindSpore's SliceOption takes it: a list of indices (an int is a
+    list of one), a slice, or the whole axis (None, Ellipsis, True); False selects nothing."""
+    if isinstance(item, list):
+        type_check_list(item, (int,), "slice_option")
+        return list(item)
+    if isinstance(item, bool):
+        return slice(None) if item else []
+    if isinstance(item, int):
+        return [item]
+    return slice(None) if item is None or item is Ellipsis else item
+
+
+def _axis_indices(option: list, length: int) -> list:
+    """The indices of one axis, negative ones counted from its end (MindSpore's errors)."""
+    if not option:
+        raise RuntimeError("Both indices and slices can not be empty.")
+    indices = [i + length if i < 0 else i for i in option]
+    for index in indices:
+        if not 0 <= index < length:
+            raise RuntimeError(f"Index {index} is out of bounds.")
+    return indices
+
+
 class Slice(TensorOperation):
-    """x[slices]: one item per axis, an int, a list of ints, a Python slice, None (the whole
-    axis) or Ellipsis."""
+    """x[slices]: one item per leading axis, as MindSpore's Slice: an int (the axis keeps a
+    length of one), a list of ints, a Python slice, or the whole axis (None, Ellipsis, True);
+    lists on several axes select each axis on its own."""
 
     def __init__(self, *slices):
-        for item in slices:
-            if not (item is None or item is Ellipsis or isinstance(item, (slice, list))
-                    or (isinstance(item, numbers.Integral) and not isinstance(item, bool))):
-                raise TypeError(f"Slice: each item must be an int, a list of ints, a slice, "
-                                f"None or Ellipsis, got {item!r}")
-        self.slices = tuple(slice(None) if item is None else item for item in slices)
+        for item in slices:  # MindSpore's checks, in its order and words
+            if item is not None:
+                type_check(item, (int, list, slice, bool, type(Ellipsis)), "slice")
+                if isinstance(item, list) and item and isinstance(item[0], int):
+                    type_check_list(item, (int,), "slice")
+        self.slices = tuple(_slice_option(item) for item in slices)
 
     def __call__(self, x):
         array = np.asarray(x)
-        index = tuple([i] if isinstance(i, numbers.Integral) else i for i in self.slices)
-        if sum(1 for i in index if isinstance(i, list)) > 1:  # each axis on its own
-            for axis, item in enumerate(index):
-                array = np.take(array, item, axis=axis) if isinstance(item, list) else \
-                    array[(slice(None),) * axis + (item,)]
-            return array
-        return array[index]
+        if len(self.slices) > array.ndim:
+            raise RuntimeError(f"Slice: {len(self.slices)} slices given for a tensor of rank "
+                               f"{array.ndim}")
+        for axis, option in enumerate(self.slices):
+            if isinstance(option, list):
+                array = np.take(array, _axis_indices(option, array.shape[axis]), axis=axis)
+            else:
+                array = array[(slice(None),) * axis + (option,)]
+        return array
 
 
 class Duplicate(TensorOperation):

@@ -188,6 +188,10 @@ class RandomAffine(_RandomOp):
     The forward map is translate . centre . rotate . shear . scale . uncentre, where the
     x-shear adds tan(sx) * y to x and the y-shear adds tan(sy) * x to y."""
 
+    @property
+    def python_implementation(self) -> bool:
+        return self.resample is Inter.ANTIALIAS  # MindSpore runs it on Pillow
+
     def __init__(self, degrees, translate=None, scale=None, shear=None,
                  resample=Inter.NEAREST, fill_value=0):
         op = "RandomAffine"
@@ -338,6 +342,8 @@ class RandomErasing(_RandomOp):
     fraction drawn from `scale`, its height / width ratio log-uniform in `ratio`; `value` is
     a number, one per channel, or "random" (standard normal noise). After `max_attempts`
     rectangles that do not fit, the image is left as it is."""
+
+    python_implementation = True  # as MindSpore runs it
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
                  max_attempts=10):

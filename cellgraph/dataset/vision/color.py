@@ -313,6 +313,8 @@ class RandomPosterize(_RandomOp):
 class Grayscale(TensorOperation):
     """RGB -> luma (ITU-R 601-2, as Pillow's "L"), with 1 or 3 equal output channels."""
 
+    python_implementation = True  # as MindSpore runs it
+
     def __init__(self, num_output_channels=1):
         if num_output_channels not in (1, 3):
             raise ValueError(f"Grayscale: `num_output_channels` must be 1 or 3, got "

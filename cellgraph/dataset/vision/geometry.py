@@ -124,6 +124,10 @@ class RandomResizedCrop(_RandomOp):
     `size` (Inception's crop); after `max_attempts` misses, the central crop of the clamped
     ratio."""
 
+    @property
+    def python_implementation(self) -> bool:
+        return self.resize.python_implementation
+
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4, 4.0 / 3),
                  interpolation=Inter.BILINEAR, max_attempts=10):
         op = type(self).__name__
@@ -208,6 +212,10 @@ class RandomRotation(CppRandomOperation):
     Arrays turn as MindSpore's C++ kernel turns them (an angle mid + u * half_range with u from
     std::uniform_real_distribution<float>(-1, 1) on the dataset seed, then OpenCV's warp);
     Pillow images as its Python transform does (random.uniform over the range, Image.rotate)."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return self.resample is Inter.ANTIALIAS  # MindSpore runs it on Pillow
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
                  fill_value=0):
@@ -357,6 +365,8 @@ def to_pil_image(image):
 class ToPIL(TensorOperation):
     """A NumPy HWC (or HW) image -> a Pillow image (see `to_pil_image`)."""
 
+    python_implementation = True  # as MindSpore runs it
+
     def __call__(self, image):
         return to_pil_image(image)
 
@@ -424,6 +434,8 @@ class TenCrop(TensorOperation):
     """A Pillow image -> FiveCrop's five crops of it, then the five of its mirror image
     (left-right, or top-bottom with `use_vertical_flip`)."""
 
+    python_implementation = True  # as MindSpore runs it
+
     def __init__(self, size, use_vertical_flip=False):
         self.size = _size_pair(size, "TenCrop")
         type_check(use_vertical_flip, (bool,), "use_vertical_flip")
@@ -439,6 +451,8 @@ class TenCrop(TensorOperation):
 class FiveCrop(TensorOperation):
     """A Pillow image -> its four corner crops and its center crop, each `size` (an int, or
     (height, width)): (top_left, top_right, bottom_left, bottom_right, center)."""
+
+    python_implementation = True  # as MindSpore runs it
 
     def __init__(self, size):
         self.size = _size_pair(size, "FiveCrop")

@@ -128,6 +128,8 @@ class RandomGrayscale(_RandomOp):
     """A Pillow image as greyscale with probability `prob`: an RGB image stays three
     (equal) channels, any other mode becomes one channel ("L")."""
 
+    python_implementation = True  # as MindSpore runs it
+
     def __init__(self, prob=0.1):
         self.prob = check_prob(prob)
 

@@ -195,6 +195,8 @@ class MixUp(TensorOperation):
     batch (the first batch passes unchanged). As MindSpore's Python MixUp it draws from
     `numpy.random` (which dataset.config.set_seed seeds) and gives float64 arrays."""
 
+    python_implementation = True  # as MindSpore runs it
+
     def __init__(self, batch_size, alpha, is_single=True):
         type_check(is_single, (bool,), "is_single")
         type_check(batch_size, (int,), "batch_size")

@@ -81,6 +81,10 @@ class Perspective(TensorOperation):
     """Warp the image so that the quadrilateral `start_points` ([top-left, top-right,
     bottom-right, bottom-left], (x, y) each) lands on `end_points`; uncovered pixels are 0."""
 
+    @property
+    def python_implementation(self) -> bool:
+        return self.interpolation is Inter.ANTIALIAS  # MindSpore runs it on Pillow
+
     def __init__(self, start_points, end_points, interpolation=Inter.BILINEAR):
         _check_points(start_points, "start_points")
         _check_points(end_points, "end_points")
@@ -126,6 +130,8 @@ def perspective_corners(width: int, height: int, distortion_scale: float) -> tup
 class RandomPerspective(TensorOperation):
     """With probability `prob`, a perspective warp of a Pillow image whose corners move
     inwards by random amounts up to `distortion_scale` (in [0, 1]) of half its size."""
+
+    python_implementation = True  # as MindSpore runs it
 
     def __init__(self, distortion_scale=0.5, prob=0.5, interpolation=Inter.BICUBIC):
         type_check(distortion_scale, (float,), "distortion_scale")

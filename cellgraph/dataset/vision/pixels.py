@@ -104,6 +104,8 @@ class PadToSize(TensorOperation):
 class LinearTransformation(TensorOperation):
     """(x - mean_vector) @ transformation_matrix on the flattened CHW image, reshaped back."""
 
+    python_implementation = True  # as MindSpore runs it
+
     def __init__(self, transformation_matrix, mean_vector):
         type_check(transformation_matrix, (np.ndarray,), "transformation_matrix")  # NumPy
         type_check(mean_vector, (np.ndarray,), "mean_vector")  # arrays only, as MindSpore's
@@ -170,11 +172,15 @@ class _ColorSpace(TensorOperation):
 class RgbToHsv(_ColorSpace):
     """RGB values in [0, 1] (CHW, or HWC with is_hwc) to HSV."""
 
+    python_implementation = True  # as MindSpore runs it
+
     _convert = staticmethod(_rgb_to_hsv)
 
 
 class HsvToRgb(_ColorSpace):
     """HSV values (CHW, or HWC with is_hwc) to RGB in [0, 1]."""
+
+    python_implementation = True  # as MindSpore runs it
 
     _convert = staticmethod(_hsv_to_rgb)
 

@@ -37,5 +37,7 @@ class Normalize(_t.Normalize):
 class ToPIL(_t.TensorOperation):
     """An HWC uint8 array -> a Pillow image."""
 
+    python_implementation = True  # as MindSpore runs it
+
     def __call__(self, image):
         return to_pil_image(image)

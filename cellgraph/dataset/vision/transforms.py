@@ -12,9 +12,15 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+from cellgraph.dataset import _std_shuffle as std
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_value,
+    shape_mismatch,
+    type_check,
+)
+from cellgraph.dataset.transforms.transforms import CppRandomOperation, TensorOperation
 from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
-from cellgraph.dataset.transforms.transforms import TensorOperation
 
 __all__ = [
     "HWC2CHW",
@@ -106,6 +112,10 @@ def _check_inter(value, name: str) -> None:
 class Decode(TensorOperation):
     """Encoded image bytes (JPEG, PNG, ...) -> an RGB image, HWC uint8 (a Pillow image with
     `to_pil`)."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return self.to_pil  # as MindSpore: a Pillow result is its Python path
 
     def __init__(self, to_pil=False):
         self.to_pil = bool(to_pil)
@@ -219,6 +229,10 @@ def resize_array(image: np.ndarray, height: int, width: int, interpolation: Inte
 
 class Resize(TensorOperation):
     """To `size`: (height, width), or an int for the shorter side (the aspect kept)."""
+
+    @property
+    def python_implementation(self) -> bool:
+        return self.interpolation is Inter.ANTIALIAS  # MindSpore runs it on Pillow
 
     def __init__(self, size, interpolation=Inter.LINEAR):
         if interpolation is None:  # MindSpore's check, before the others
@@ -368,9 +382,9 @@ class RandomCrop(_RandomOp):
             if _is_pil(images[0]):
                 raise ValueError(f"Crop size {self.size} is larger than input image size "
                                  f"({in_h}, {in_w}).")
-            raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the "
-                               f"image dimensions, got crop height: {height}, crop width: "
-                               f"{width}")
+            raise shape_mismatch(f"RandomCrop: invalid crop size, crop size is bigger than "
+                                 f"the image dimensions, got crop height: {height}, crop "
+                                 f"width: {width}")
         top = int(self.rng.integers(in_h - height + 1))
         left = int(self.rng.integers(in_w - width + 1))
         out = tuple(_crop(image, top, left, height, width) for image in images)
@@ -394,8 +408,11 @@ class RandomCrop(_RandomOp):
 _DE_TYPE_NAMES = {"U": "string", "S": "bytes", "O": "python"}
 
 
-class RandomFlip(_RandomOp):
-    """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`."""
+class RandomFlip(_RandomOp, CppRandomOperation):
+    """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`. Arrays draw
+    as MindSpore's C++ op draws (`std::bernoulli_distribution` of the float `prob` over the
+    op's mt19937), Pillow images from the transform's Python generator, as MindSpore's Python
+    implementation does."""
 
     axis = 1
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
@@ -410,7 +427,10 @@ class RandomFlip(_RandomOp):
             if not _is_pil(image):
                 self._check_rank(np.asarray(image).ndim)
                 self._check_dtype(np.asarray(image).dtype)
-        flip = self.rng.random() < self.prob
+        if images and _is_pil(images[0]):
+            flip = self.rng.random() < self.prob
+        else:
+            flip = std.bernoulli(self.words, float(np.float32(self.prob)))
         out = tuple(self._flip(image) if flip else image for image in images)
         return out[0] if len(out) == 1 else out
 

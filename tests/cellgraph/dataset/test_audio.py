@@ -93,3 +93,29 @@ def test_resample_argument_checks(kwargs, error, text):
     with pytest.raises(error) as info:
         audio.Resample(**kwargs)
     assert text in str(info.value)
+
+
+def test_detect_pitch_frequency():
+    """MindSpore 2.10's pitches: a 50 Hz sine at 400 Hz, and a random float32 batch
+    <2, 3, 50> (NumPy's default_rng(0) normals)."""
+    from cellgraph.dataset import audio as ds_audio
+
+    sine = np.sin(2 * np.pi * 50 * np.arange(400) / 400)
+    out = ds_audio.DetectPitchFrequency(400, 0.05, 3, 20, 200)(sine)
+    assert out.dtype == np.float32 and out.shape == (19,)
+    np.testing.assert_array_equal(out, np.full(19, 50.0, np.float32))
+    noise = np.random.default_rng(0).standard_normal((2, 3, 50)).astype(np.float32)
+    out = ds_audio.DetectPitchFrequency(400, 0.02, 3, 40, 150)(noise)
+    s, e, t, n = 57.142857, 66.666664, 44.444443, 100.0
+    np.testing.assert_allclose(out, [
+        [[n, 80, 80, 50, 80, 80], [s, s, 50, s, 50, n], [80, 80, n, n, 50, 50]],
+        [[n, n, 80, 80, 80, 80], [80, e, s, s, s, s], [80, e, t, 40, 40, s]]], rtol=1e-6)
+    with pytest.raises(RuntimeError, match=r"Expecting tensor in type of \[float, double\]\. "
+                                           r"But got type int64\."):
+        ds_audio.DetectPitchFrequency(400)(np.arange(10))
+    with pytest.raises(ValueError, match=r"Input freq_high is not within the required interval "
+                                         r"of \(0, 16777216\]\."):
+        ds_audio.DetectPitchFrequency(44100, 0.01, 30, 85, 0)
+    with pytest.raises(TypeError, match=r"Argument win_length with value 30.1 is not of type "
+                                        r"\[<class 'int'>\], but got <class 'float'>\."):
+        ds_audio.DetectPitchFrequency(44100, 0.01, 30.1)

@@ -60,3 +60,12 @@ def test_pickle_finds_the_class():
     sampler = pickle.loads(pickle.dumps(ds.SequentialSampler(1, 3)))
     assert type(sampler) is ds.SequentialSampler
     assert (sampler.start_index, sampler.num_samples) == (1, 3)
+
+
+def test_transforms_reaches_the_vision_module():
+    """MindSpore's dataset.transforms imports the vision module into itself: programs write
+    `ds.transforms.vision.Inter.LINEAR`."""
+    from cellgraph.dataset import vision
+
+    assert ds.transforms.vision is vision
+    assert ds.transforms.vision.Inter.LINEAR is vision.Inter.LINEAR

@@ -69,3 +69,44 @@ def test_map_runs_a_compose_as_its_transforms():
     with pytest.raises(RuntimeError, match=r"map operation: \[ToTensor\] failed. The op is "
                                            r"OneToOne, can only accept one tensor as input."):
         next(bad.create_tuple_iterator(output_numpy=True))
+
+
+@pytest.fixture
+def seed_zero_one_worker():
+    seed, workers = ds.config.get_seed(), ds.config.get_num_parallel_workers()
+    ds.config.set_seed(0)
+    ds.config.set_num_parallel_workers(1)
+    yield
+    ds.config.set_seed(seed)
+    ds.config.set_num_parallel_workers(workers)
+
+
+@pytest.mark.parametrize("op, expected", [
+    # MindSpore 2.10's flips (1) of twelve images, seed 0, one worker
+    (lambda: v.RandomHorizontalFlip(0.8), [1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1]),
+    (lambda: v.RandomVerticalFlip(0.3), [0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0]),
+])
+def test_flips_of_arrays_draw_as_mindspores_cpp_op(seed_zero_one_worker, op, expected):
+    images = np.arange(12 * 2 * 2 * 1, dtype=np.uint8).reshape(12, 2, 2, 1)
+    data = ds.NumpySlicesDataset(images, column_names=["image"], shuffle=False)
+    data = data.map(op(), input_columns=["image"])
+    flips = [int(not np.array_equal(got, image)) for (got,), image in
+             zip(data.create_tuple_iterator(output_numpy=True), images)]
+    assert flips == expected
+
+
+def test_each_iterator_starts_the_cpp_draws_afresh(seed_zero_one_worker):
+    """MindSpore 2.10 makes its C++ ops anew, seeded, whenever an iterator builds the pipeline:
+    two iterators give the same flips (seed 0, one worker), which go on over the epochs."""
+    images = np.arange(12 * 2 * 2 * 1, dtype=np.uint8).reshape(12, 2, 2, 1)
+    data = ds.NumpySlicesDataset(images, column_names=["image"], shuffle=False)
+    data = data.map(v.RandomHorizontalFlip(0.5), input_columns=["image"])
+
+    def flips():
+        iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=2)
+        return [[int(not np.array_equal(got, image)) for (got,), image in zip(iterator, images)]
+                for _ in range(2)]
+
+    expected = [[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1], [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0]]
+    assert flips() == expected
+    assert flips() == expected

@@ -87,10 +87,11 @@ def test_iterators_over_a_seeded_pipeline_repeat(seed):
     # a resumed iterator draws as the one from step 0 did at that step
     data.set_init_step(11)
     assert _epochs(data, 2) == [first[1][3:], "RuntimeError"]
-    # called directly, a random transform keeps its own generator
+    # called directly on an array with a seed set, a flip draws as a new C++ op seeded with
+    # it, every time the same (as in MindSpore 2.10)
     flip = vision.RandomHorizontalFlip()
     draws = {tuple(flip(images[0]).ravel()) for _ in range(20)}
-    assert len(draws) == 2
+    assert len(draws) == 1
 
 
 def test_image_folder_num_classes(tmp_path):

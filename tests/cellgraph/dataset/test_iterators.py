@@ -227,3 +227,36 @@ def test_numpy_outputs_are_c_contiguous():
     data = data.map(lambda x: x.T, input_columns=["a"])
     row = next(data.create_tuple_iterator(output_numpy=True, num_epochs=1))
     assert row[0].shape == (4, 3) and row[0].flags["C_CONTIGUOUS"]
+
+
+def test_a_pipeline_error_reaches_the_loop_worded_as_mindspores():
+    """MindSpore 2.10: an engine error met while iterating comes under its status's summary,
+    with the message under "Dataset Pipeline Error Message" and the framework's location
+    under its call-stack heading; a crop larger than the image is its shape mismatch."""
+    import cellgraph.dataset as ds
+    from cellgraph.dataset import vision
+
+    rule = "-" * 66
+
+    def rows():
+        yield (np.ones(2),)
+        yield (np.ones((2, 3)),)
+
+    batched = ds.GeneratorDataset(rows, ["image"]).batch(2)
+    with pytest.raises(RuntimeError) as info:
+        list(batched.create_dict_iterator(output_numpy=True, num_epochs=1))
+    message = str(info.value)
+    assert message.startswith(
+        f"Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. "
+        f"\n\n{rule}\n- Dataset Pipeline Error Message: \n{rule}\n[ERROR] Cannot batch tensors "
+        f"with different shapes in column 0. First element had shape <2> and this element had "
+        f"shape <2,3>\n\n{rule}\n- C++ Call Stack: (For framework developers) \n{rule}\n")
+    assert "Python Call Stack" not in message
+    cropped = ds.NumpySlicesDataset([np.ones((5, 5, 3), np.uint8)], ["image"], shuffle=False)
+    cropped = cropped.map(vision.RandomCrop((8, 8)), input_columns=["image"])
+    with pytest.raises(RuntimeError) as info:
+        list(cropped.create_dict_iterator(output_numpy=True, num_epochs=1))
+    assert str(info.value).startswith(
+        f"Shape is incorrect. \n\n{rule}\n- Dataset Pipeline Error Message: \n{rule}\n[ERROR] "
+        f"map operation: [RandomCrop] failed. RandomCrop: invalid crop size, crop size is "
+        f"bigger than the image dimensions, got crop height: 8, crop width: 8\n\n")

@@ -91,8 +91,8 @@ def test_a_file_of_another_format_is_refused(tmp_path):
     with pytest.raises(RuntimeError, match="not a MindRecord file"):
         ds.MindDataset(str(foreign))
     write(tmp_path / "rows.mindrecord")
-    with pytest.raises(ValueError, match="can not found in schema"):
-        ds.MindDataset(str(tmp_path / "rows.mindrecord"), columns_list=["nope"])
+    with pytest.raises(RuntimeError, match="can not found in schema"):
+        ds.MindDataset(str(tmp_path / "rows.mindrecord"), columns_list=["nope"]).get_col_names()
 
 
 def test_num_samples_errors_come_first_and_file_shuffles_refuse_num_samples(tmp_path):
@@ -133,3 +133,17 @@ def test_shuffle_false_and_adaptive(tmp_path):
         list(range(8))
     with pytest.raises(UnsupportedError, match="Shuffle.PARTIAL"):  # sharded: not done here
         ds.MindDataset(path, shuffle=ds.Shuffle.PARTIAL, num_shards=2, shard_id=0)
+
+
+def test_a_column_the_schema_lacks_is_reported_when_the_pipeline_is_built(tmp_path):
+    """MindSpore 2.10: the constructor and get_dataset_size accept columns_list=['label',
+    'nope', 'zz']; the columns, the types and an iterator raise RuntimeError naming the first
+    unknown column."""
+    write(tmp_path / "rows.mindrecord")
+    data = ds.MindDataset(str(tmp_path / "rows.mindrecord"), columns_list=["label", "nope", "zz"])
+    assert data.get_dataset_size() == 6
+    expected = r"\[ERROR\] Invalid data, column name: nope can not found in schema\. Please " \
+               r"check the 'column_list'\."
+    for ask in (data.get_col_names, data.output_types, data.create_tuple_iterator):
+        with pytest.raises(RuntimeError, match=expected):
+            ask()

@@ -64,3 +64,29 @@ def test_general_transforms():
         text.Truncate(0)
     with pytest.raises(TypeError, match="Relational"):
         transforms.Mask(">", 1)
+
+
+def test_slice_takes_mindspores_options_and_reports_its_errors():
+    """MindSpore 2.10: True, None and Ellipsis take a whole axis; a negative index counts from
+    the end; an index out of range, an empty list or False fail when the row is sliced."""
+    row = np.array([1, 2, 3, 4, 5])
+    for whole in (True, None, Ellipsis):
+        np.testing.assert_array_equal(transforms.Slice(whole)(row), row)
+    grid = np.arange(6).reshape(2, 3)
+    np.testing.assert_array_equal(transforms.Slice(True, [0, -1])(grid), [[0, 2], [3, 5]])
+    np.testing.assert_array_equal(transforms.Slice(1, True)(grid), [[3, 4, 5]])
+    for option, message in ((5, "Index 5 is out of bounds."), (-6, "Index -1 is out of bounds."),
+                            ([1, 7], "Index 7 is out of bounds."),
+                            ([], "Both indices and slices can not be empty."),
+                            (False, "Both indices and slices can not be empty.")):
+        with pytest.raises(RuntimeError, match=message):
+            transforms.Slice(option)(row)
+        data = ds.NumpySlicesDataset([row], shuffle=False).map(transforms.Slice(option))
+        with pytest.raises(RuntimeError, match=r"map operation: \[Slice\] failed\. " + message):
+            list(data.create_tuple_iterator())
+    with pytest.raises(TypeError, match=r"Argument slice_option\[0\] with value \[0, 1\] is not "
+                                        r"of type \[<class 'int'>\], but got <class 'list'>"):
+        transforms.Slice([[0, 1]])
+    with pytest.raises(TypeError, match=r"Argument slice\[1\] with value True is not of type "
+                                        r"\(<class 'int'>,\), but got <class 'bool'>"):
+        transforms.Slice([1, True])

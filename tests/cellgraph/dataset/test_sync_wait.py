@@ -68,6 +68,31 @@ def test_sync_wait_refused_in_independent_mode(monkeypatch):
         ds.NumpySlicesDataset([1, 2], ["x"]).sync_wait("c")
 
 
+def test_independent_mode_refuses_mindspores_list(monkeypatch):
+    """MindSpore 2.10 with MS_INDEPENDENT_DATASET=True: a cache (of a source or a map),
+    sync_update, map callbacks and offload, AutoTune and auto offload are refused."""
+    from cellgraph.dataset.callback import DSCallback
+
+    data = ds.NumpySlicesDataset([1, 2], ["x"])
+    monkeypatch.setenv("MS_INDEPENDENT_DATASET", "True")
+    cache = ds.DatasetCache(session_id=1, size=0)
+    refused = [
+        ("Dataset Cache", lambda: ds.MnistDataset(".", cache=cache)),
+        ("Dataset Cache", lambda: data.map(lambda x: x, cache=cache)),
+        ("Dataset Callbacks", lambda: data.map(lambda x: x, callbacks=DSCallback())),
+        ("Dataset Offload", lambda: data.map(lambda x: x, offload=True)),
+        ("Dataset sync update", lambda: data.sync_update("c")),
+        ("Dataset AutoTune", lambda: ds.config.set_enable_autotune(True)),
+        ("Dataset Offload", lambda: ds.config.set_auto_offload(True)),
+    ]
+    for feature, call in refused:
+        with pytest.raises(RuntimeError, match=f"{feature} is not supported in Dataset "
+                                               f"Independent mode."):
+            call()
+    data.map(lambda x: x, offload=False)  # only what is turned on is refused
+    ds.config.set_auto_offload(False)
+
+
 def test_a_stopped_iterator_ends_its_blocked_worker():
     before = threading.active_count()
     data = _pipeline(Augment())

@@ -170,7 +170,7 @@ def test_1x_python_transforms_on_pillow_images():
     pipeline = py_transforms.Compose([py_vision.ToPIL(), py_vision.Resize((12, 8)),
                                       py_vision.ToTensor(),
                                       py_vision.Normalize([0.5] * 3, [0.5] * 3)])
-    out = pipeline(image)
+    (out,) = pipeline(image)  # a Compose of Python transforms returns a tuple (MindSpore's)
     assert out.shape == (3, 12, 8) and out.dtype == np.float32
     resized = np.asarray(vision.Resize((12, 8))(py_vision.ToPIL()(image)))
     np.testing.assert_allclose(out, (resized.transpose(2, 0, 1) / 255 - 0.5) / 0.5, rtol=1e-5,
