@@ -106,6 +106,15 @@ def _check_argument_count(fn, args: tuple, loc) -> None:
                             f"the number of provided arguments is {len(args)}.", loc)
 
 
+def _axes_leaves(spec):
+    """The ints and Nones of a nested in_axes or out_axes."""
+    if isinstance(spec, (tuple, list)):
+        for item in spec:
+            yield from _axes_leaves(item)
+    else:
+        yield spec
+
+
 def _out_of_bounds(axis: int, rank: int, what: str, loc) -> ShapeRunError:
     return ShapeRunError(f"The axis: {axis} in '{what}' is out of bounds for array of dimension "
                          f"[{-rank},{rank}).", loc)
@@ -235,11 +244,21 @@ class VmapFunction(Transform):
                 and len(out_axes) == 1:
             out_axes = out_axes[0]  # as MindSpore: (axis,) for a function of one output
         if isinstance(out_axes, (tuple, list)):
+            cell_list = getattr(sys.modules.get("cellgraph.nn"), "CellList", ())
+            if all(axis is None for axis in _axes_leaves(out_axes)) and \
+                    not isinstance(self.fn, cell_list):
+                raise TransformArgumentError(f"The 'out_axes' of 'vmap' cannot be all None while "
+                                             f"'fn' is not a 'CellList', but got {out_axes}.",
+                                             loc)
             if tree.kind not in ("tuple", "list") or len(tree.children) != len(out_axes):
                 n = len(tree.children) if tree.kind in ("tuple", "list") else 1
                 raise TransformArgumentError(
                     f"The size of vmap's 'out_axes' should be equal to the number of results of "
                     f"'fn': {n}, but got size: {len(out_axes)}.", loc)
+            for child, axis in zip(tree.children, out_axes):
+                # a number the function returns is a scalar: batched, of rank 1
+                if count_leaves(child) == 0 and isinstance(axis, int) and not -1 <= axis < 1:
+                    raise _out_of_bounds(axis, 1, "out_axes", loc)
             per_leaf = [a for child, a in zip(tree.children, out_axes)
                         for _ in range(count_leaves(child))]
         else:

@@ -232,6 +232,12 @@ _R33 = Tensor(np.ones((3, 3), np.float32))
      "2.")),
     (lambda: ops.vmap(_TwoOutputs(), (1, 1, None), (0, 1))(_X23, _X23, Tensor(1.0)),
      RuntimeError, "The axis: 1 in 'out_axes' is out of bounds for array of dimension [-1,1)."),
+    (lambda: ops.vmap(_TwoOutputs(), (1, 1, None), (None, None, None, (None, None)))(
+        _X23, _X23, 1), RuntimeError,
+     ("The 'out_axes' of 'vmap' cannot be all None while 'fn' is not a 'CellList', but got "
+     "(None, None, None, (None, None)).")),
+    (lambda: ops.vmap(_TwoOutputs(), (1, 1, None), (0, 1))(_X23, _X23, 1), RuntimeError,
+     "The axis: 1 in 'out_axes' is out of bounds for array of dimension [-1,1)."),
     (lambda: ops.vmap(nn.CellList([_Scaled()]), in_axes=0)(_R33), RuntimeError,
      "the size of 'CellList' must be greater than 1, but got 1."),
     (lambda: ops.vmap(nn.CellList([_Scaled(), _ScaledPair()]), in_axes=0)(_R33), RuntimeError,
