@@ -51,6 +51,7 @@ import cellgraph.ops.function.nn_func.loss as _loss
 import cellgraph.ops.function.nn_func.margin_loss as _margin_loss
 import cellgraph.ops.function.nn_func.normalization as _normalization
 import cellgraph.ops.function.nn_func.pooling as _pooling
+import cellgraph.ops.function.nn_func.resize as _nn_func_resize
 import cellgraph.ops.function.nn_func.window_pool as _window_pool
 import cellgraph.ops.function.other_func as _other_func
 import cellgraph.ops.function.random_func as _random_func
@@ -143,6 +144,7 @@ SOURCES = (
     (_basic, None),
     (_conv, None),
     (_nn_func_image, None),
+    (_nn_func_resize, None),
     (_loss, None),
     (_margin_loss, None),
     (_normalization, None),
