@@ -421,3 +421,16 @@ def test_adafactor_counts_its_steps_in_afactor_step(rng):
     for _ in range(2):
         train(Tensor(x.astype(np.float32)), Tensor(y.astype(np.float32)))
     np.testing.assert_array_equal(opt.step.asnumpy(), [2.0])
+
+
+def test_adam_holds_mindspores_update_operations_for_subclasses():
+    """MindSpore's Adam and LazyAdam keep their update primitives as `opt` and `sparse_opt`
+    (the sparse one set to run on the CPU), which subclasses call in their construct."""
+    from cellgraph import ops
+
+    params = nn.Dense(3, 2).trainable_params()
+    adam, lazy = nn.Adam(params), nn.LazyAdam(params)
+    assert isinstance(adam.opt, ops.Adam) and isinstance(adam.sparse_opt, ops.FusedSparseAdam)
+    assert isinstance(lazy.opt, ops.Adam)
+    assert isinstance(lazy.sparse_opt, ops.FusedSparseLazyAdam)
+    assert isinstance(nn.Adam(params, use_amsgrad=True).opt, ops.ApplyAdamWithAmsgradV2)

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.common.apply_ops import Adam as AdamOp
+from cellgraph.common.apply_ops import ApplyAdamWithAmsgradV2
 from cellgraph.common.assign import assign
+from cellgraph.common.sparse_apply_ops import FusedSparseAdam
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -90,6 +93,14 @@ class Adam(_AdamBase):
         self.use_nesterov, self.use_amsgrad = bool(use_nesterov), bool(use_amsgrad)
         if self.use_amsgrad:
             self.vhat = self.clone_state("vhat")
+        # MindSpore's update operations, which subclasses call in their construct (the dense
+        # and the sparse update; its sparse one runs on the CPU)
+        self.opt = ApplyAdamWithAmsgradV2(use_locking) if self.use_amsgrad else \
+            AdamOp(use_locking, use_nesterov)
+        self.sparse_opt = self.sparse_update(use_locking, use_nesterov)
+        self.sparse_opt.set_device("CPU")
+
+    sparse_update = FusedSparseAdam
 
     def construct(self, gradients):
         assign(self.beta1_power, F.mul(self.beta1_power, self.beta1))

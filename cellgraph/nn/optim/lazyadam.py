@@ -2,6 +2,7 @@
 gradients computed here are dense, where LazyAdam's update is Adam's."""
 from __future__ import annotations
 
+from cellgraph.common.sparse_apply_ops import FusedSparseLazyAdam
 from cellgraph.primitives.errors import DTypeError
 
 from .adam import Adam
@@ -15,6 +16,7 @@ class LazyAdam(Adam):
     so checkpoints line up."""
 
     beta_power_shape = (1,)
+    sparse_update = FusedSparseLazyAdam  # its `sparse_opt`, as MindSpore's
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
