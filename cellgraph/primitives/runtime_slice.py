@@ -23,8 +23,9 @@ from .errors import DTypeError, IndexValueError
 
 
 def slice_bound(bound):
-    """A slice bound as an int or None where it is known now, else the 0-d integer Tensor."""
-    if bound is None or isinstance(bound, numbers.Integral) and not isinstance(bound, bool):
+    """A slice bound as an int or None where it is known now (a bool is an int, as in
+    MindSpore), else the 0-d integer Tensor."""
+    if bound is None or isinstance(bound, numbers.Integral):
         return None if bound is None else int(bound)
     if not _is_tensor(bound):
         raise DTypeError(f"GetItem: slice bounds must be ints, None or integer Tensors, got "
