@@ -460,9 +460,11 @@ def getitem(x, index):
 def list_index_as_tuple(index):
     """MindSpore's reading of a list index: a list of ints and bools is one index array, a
     list holding anything else (a Tensor, a slice, a nested list) is a tuple of indices
-    (`x[[mask, 0]]` is `x[mask, 0]`, `x[[[0, 1], [1, 0]]]` is `x[[0, 1], [1, 0]]`)."""
-    if isinstance(index, list) and any(not isinstance(item, (int, np.integer, np.bool_))
-                                       for item in index):
+    (`x[[mask, 0]]` is `x[mask, 0]`, `x[[[0, 1], [1, 0]]]` is `x[[0, 1], [1, 0]]`). Numbers
+    known only at run time (a `mutable` list's) count as ints."""
+    if isinstance(index, list) and any(
+            not isinstance(item, (int, np.integer, np.bool_))
+            and getattr(item, "python_type", None) not in (int, bool) for item in index):
         return tuple(index)
     return index
 
