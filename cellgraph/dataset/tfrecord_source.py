@@ -138,7 +138,8 @@ def read_records(path: str, compression_type: str | None = None) -> list[bytes]:
 
 
 def _read_schema(schema) -> tuple[dict, int | None]:
-    """{column: {"type", "rank", "shape"}} in the file's order, and its numRows."""
+    """{column: {"type", "rank", "shape"}} in MindSpore's order (a list of columns as listed,
+    an object of columns by name, as its JSON reader holds them), and its numRows."""
     if hasattr(schema, "to_json"):  # a Schema object
         schema = json.loads(schema.to_json())
     else:
@@ -146,8 +147,8 @@ def _read_schema(schema) -> tuple[dict, int | None]:
             schema = json.load(f)
     columns = schema.get("columns", {})
     if isinstance(columns, list):
-        columns = {c["name"]: c for c in columns}
-    return dict(columns), schema.get("numRows")
+        return {c["name"]: c for c in columns}, schema.get("numRows")
+    return {name: columns[name] for name in sorted(columns)}, schema.get("numRows")
 
 
 _EXAMPLE_TYPES = {_BYTES: "string", _FLOATS: "float32", _INT64S: "int64"}
@@ -238,7 +239,7 @@ class TFRecordDataset(_ArraySource):
         # reads that many rows per shard, an equal part from each of the shard's files
         self._rows_per_shard = num_samples if self.compression_type and num_samples else None
         if self.column_specs:
-            names = sorted(self.column_specs)
+            names = list(self.column_specs)
         else:
             names = self._first_record_names()
         # a name the records do not hold is refused when they are read, as MindSpore does

@@ -521,8 +521,8 @@ class Dataset:
         """All rows but the first `count`."""
         from ..nodes import SkipDataset
 
-        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
-            raise ValueError(f"skip: `count` must be an int >= 0, got {count!r}")
+        type_check(count, (int,), "count")  # MindSpore's checks and words
+        check_value(count, (0, INT32_MAX), "count")
         return SkipDataset(self, int(count))
 
     def split(self, sizes, randomize=True):

@@ -8,12 +8,14 @@ import numbers
 
 import numpy as np
 
+from cellgraph.dataset import _std_shuffle as std
 from cellgraph.dataset.core.validator_helpers import (
     FLOAT_MAX_INTEGER,
     check_value,
     type_check,
     type_check_list,
 )
+from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
@@ -330,20 +332,27 @@ class Grayscale(TensorOperation):
         return out
 
 
-class RandomSolarize(_RandomOp):
-    """Invert the pixels at or above a threshold drawn from `threshold` (min, max) in 0..255."""
+class RandomSolarize(CppRandomOperation):
+    """Invert (255 - pixel) the pixels in [a, b], where a and b are two draws from
+    `threshold` (min, max) in 0..255 taken in order, as MindSpore's C++ op draws them."""
 
     def __init__(self, threshold=(0, 255)):
-        threshold = tuple(threshold)
-        if len(threshold) != 2 or not 0 <= threshold[0] <= threshold[1] <= 255:
-            raise ValueError(f"RandomSolarize: `threshold` must be (min, max) in [0, 255], got "
-                             f"{threshold!r}")
-        self.threshold = threshold
+        type_check(threshold, (tuple,), "threshold")  # MindSpore's checks and words
+        type_check_list(threshold, (int,), "threshold")
+        if len(threshold) != 2:
+            raise ValueError("threshold must be a sequence of two numbers.")
+        for element in threshold:
+            check_value(element, (0, 255))
+        if threshold[1] < threshold[0]:
+            raise ValueError("threshold must be in min max format numbers.")
+        self.threshold = tuple(threshold)
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "RandomSolarize")
-        level = int(self.rng.integers(self.threshold[0], self.threshold[1] + 1))
-        return _back(np.where(array >= level, 255 - array, array).astype(array.dtype), was_pil)
+        low, high = (std.uniform_int(self.words, *self.threshold) for _ in range(2))
+        low, high = min(low, high), max(low, high)
+        inside = (array >= low) & (array <= high)
+        return _back(np.where(inside, 255 - array, array).astype(array.dtype), was_pil)
 
 
 class RandomSharpness(_RandomOp):

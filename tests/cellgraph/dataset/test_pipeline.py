@@ -536,3 +536,15 @@ def test_map_argument_checks_as_mindspore():
         data.map(operations=[lambda x: x], python_multiprocessing=1)
     rows = data.map(operations=[lambda x: x + 1], input_columns="data", max_rowsize=[-1, 8])
     assert int(next(rows.create_tuple_iterator(output_numpy=True))[0].max()) == 1
+
+
+def test_skip_checks_its_count_as_mindspore():
+    """MindSpore 2.10's checks and words for skip's count."""
+    data = ds.NumpySlicesDataset([1, 2, 3], ["x"], shuffle=False)
+    with pytest.raises(ValueError, match=r"Input count is not within the required interval of "
+                                         r"\[0, 2147483647\]\."):
+        data.skip(-1)
+    with pytest.raises(TypeError, match=r"Argument count with value True is not of type "
+                                        r"\(<class 'int'>,\), but got <class 'bool'>\."):
+        data.skip(True)
+    assert [int(r[0]) for r in data.skip(2).create_tuple_iterator(output_numpy=True)] == [3]

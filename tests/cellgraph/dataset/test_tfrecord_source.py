@@ -283,3 +283,18 @@ def test_seeded_global_shuffle_is_mindspores_order(tmp_path):
                 assert [[int(r[0][0]) for r in epochs] for _ in range(2)] == expected
     finally:
         ds.config.set_seed(old)
+
+
+def test_a_schema_of_listed_columns_keeps_their_order(files, tmp_path):
+    """MindSpore 2.10: columns a schema lists (a Schema built with add_column, or a JSON list)
+    come in that order; a JSON object of columns comes by name."""
+    schema = ds.Schema()
+    for name, de_type in (("score", "float32"), ("id", "int64"), ("raw", "uint8")):
+        schema.add_column(name, de_type)
+    data = ds.TFRecordDataset(files[0], schema=schema, shuffle=False)
+    assert data.get_col_names() == ["score", "id", "raw"]
+    row = next(data.create_dict_iterator(output_numpy=True))
+    assert list(row) == ["score", "id", "raw"] and row["id"].tolist() == [0]
+    listed = _schema(tmp_path, [{"name": "raw", "type": "uint8", "rank": 1},
+                                {"name": "id", "type": "int64", "rank": 1}])
+    assert ds.TFRecordDataset(files[0], listed, shuffle=False).get_col_names() == ["raw", "id"]

@@ -103,7 +103,8 @@ def test_grayscale_solarize_sharpness():
     luma = np.asarray(Image.fromarray(image).convert("L"))
     assert np.abs(vision.Grayscale()(image)[..., 0].astype(int) - luma).max() <= 1
     solarized = vision.RandomSolarize((128, 128))(image)
-    np.testing.assert_array_equal(solarized, np.where(image >= 128, 255 - image, image))
+    # MindSpore inverts the drawn range [a, b] only: here the pixels equal to 128
+    np.testing.assert_array_equal(solarized, np.where(image == 128, 255 - image, image))
     sharp = vision.RandomSharpness((1.5, 1.5))(image)
     expected = ImageEnhance.Sharpness(Image.fromarray(image)).enhance(1.5)
     np.testing.assert_array_equal(sharp, np.asarray(expected))
@@ -269,3 +270,31 @@ def test_color_factor_ranges():
     assert vision.RandomColorAdjust(brightness=1.5).ranges[0][1] == (0.0, 2.5)
     assert vision.RandomColorAdjust(hue=0.25).ranges[3][1] == (-0.25, 0.25)
     assert vision.RandomColor([0.5, 2]).degrees == (0.5, 2.0)
+
+
+def test_random_solarize_draws_a_range_as_mindspores_cpp_op():
+    """MindSpore 2.10 (seed 0, one worker): two draws from `threshold` make the inverted
+    range; its checks and words."""
+    seed, workers = ds.config.get_seed(), ds.config.get_num_parallel_workers()
+    ds.config.set_seed(0)
+    ds.config.set_num_parallel_workers(1)
+    try:
+        image = np.arange(0, 256, 16, dtype=np.uint8).reshape(4, 4, 1).repeat(3, axis=2)
+        data = ds.NumpySlicesDataset([image] * 3, ["image"], shuffle=False)
+        data = data.map(vision.RandomSolarize((10, 200)), input_columns=["image"])
+        got = [x[..., 0].ravel().tolist() for (x,) in data.create_tuple_iterator(
+            output_numpy=True)]
+    finally:
+        ds.config.set_seed(seed)
+        ds.config.set_num_parallel_workers(workers)
+    plain = list(range(0, 256, 16))
+    assert got == [plain, plain[:10] + [95] + plain[11:],
+                   plain[:8] + [127, 111, 95] + plain[11:]]
+    for threshold, error, message in (
+            ((12, 1), ValueError, "threshold must be in min max format numbers."),
+            ((0, 256), ValueError, r"Input is not within the required interval of \[0, 255\]."),
+            ((122.1, 200), TypeError, (r"Argument threshold\[0\] with value 122.1 is not of "
+                                       r"type \[<class 'int'>\]")),
+            ((1, 2, 3), ValueError, "threshold must be a sequence of two numbers.")):
+        with pytest.raises(error, match=message):
+            vision.RandomSolarize(threshold)
