@@ -175,8 +175,8 @@ def _layer_norm_grad_grad(x, dy, variance, mean, gamma, d_dx, d_dg, d_db, begin_
         own_var = ops.mean(ops.square(x - mean), axes, keep_dims=True)
         tracked_mean = mean + (own_mean - ops.stop_gradient(own_mean))
         tracked_var = variance + (own_var - ops.stop_gradient(own_var))
-        return _grad_ops.LayerNormGrad(begin_norm_axis, begin_params_axis)(
-            x, dy, tracked_var, tracked_mean, gamma)
+        return _grad_ops.layer_norm_backward(x, dy, tracked_var, tracked_mean, gamma,
+                                             begin_norm_axis, begin_params_axis, False)
 
     return tuple(pullback(forward, (d_dx, d_dg, d_db), x, dy, gamma))
 

@@ -236,6 +236,15 @@ def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_para
     with g = dy gamma over the normalised axes (the last term, zero when `mean` is x's own, is
     kept as MindSpore's kernel keeps it); dgamma, dbeta the sums of dy xhat and dy over the
     axes before begin_params_axis (none when it is 0)."""
+    return layer_norm_backward(x, dy, variance, mean, gamma, begin_norm_axis, begin_params_axis,
+                               mean_term=True)
+
+
+def layer_norm_backward(x, dy, variance, mean, gamma, begin_norm_axis, begin_params_axis,
+                        mean_term: bool):
+    """LayerNormGrad's formula, with or without the term mean(xhat) mean(g xhat) (MindSpore's
+    LayerNormGrad kernel keeps it; the formula its LayerNormGradGrad kernel differentiates
+    does not)."""
     rank = len(x.shape)
     norm_axes = tuple(range(begin_norm_axis % rank, rank))
     lead_axes = tuple(range(begin_params_axis % rank))
@@ -243,9 +252,10 @@ def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_para
     xhat = F.mul(F.sub(x, mean), rstd)
     g = F.mul(dy, gamma)
     mean_g_xhat = F.reduce_mean(F.mul(g, xhat), norm_axes, keep_dims=True)
-    dx = F.mul(rstd, F.add(F.sub(F.sub(g, F.reduce_mean(g, norm_axes, keep_dims=True)),
-                                 F.mul(xhat, mean_g_xhat)),
-                           F.mul(F.reduce_mean(xhat, norm_axes, keep_dims=True), mean_g_xhat)))
+    dx = F.sub(F.sub(g, F.reduce_mean(g, norm_axes, keep_dims=True)), F.mul(xhat, mean_g_xhat))
+    if mean_term:
+        dx = F.add(dx, F.mul(F.reduce_mean(xhat, norm_axes, keep_dims=True), mean_g_xhat))
+    dx = F.mul(rstd, dx)
     dgamma, dbeta = F.mul(dy, xhat), dy
     if lead_axes:  # an empty axis tuple would sum over every axis
         dgamma, dbeta = F.reduce_sum(dgamma, lead_axes), F.reduce_sum(dbeta, lead_axes)
