@@ -9,7 +9,7 @@ gradient is theirs:
 Where a result's size depends on an input's values, those values are a value input (known when
 the graph is built): SparseSegmentSqrtN's segment_ids here, the CSR classes' index parts in
 `sparse_matrix_ops`, the merged positions of two sparse tensors in `sparse_sparse_ops`. The
-others of that kind (SparseAdd, SparseSparseMaximum, SparseCountSparseOutput, ...) are not
+others of that kind (SparseAdd, SparseCountSparseOutput, ...) are not
 here."""
 from __future__ import annotations
 
@@ -27,13 +27,14 @@ from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
 from .sparse_matrix_ops import SparseMatrixMatMul, SparseTensorToCSRSparseMatrix
-from .sparse_sparse_ops import SparseSparseMinimum
+from .sparse_sparse_ops import SparseSparseMaximum, SparseSparseMinimum
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
            "SparseMatrixMatMul", "SparseReorder", "SparseSegmentMeanWithNumSegments",
            "SparseSegmentSqrtN", "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
-           "SparseSegmentSumWithNumSegments", "SparseSparseMinimum", "SparseTensorDenseAdd",
-           "SparseTensorDenseMatmul", "SparseTensorToCSRSparseMatrix", "SparseToDense"]
+           "SparseSegmentSumWithNumSegments", "SparseSparseMaximum", "SparseSparseMinimum",
+           "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseTensorToCSRSparseMatrix",
+           "SparseToDense"]
 
 _INDEX_DTYPES = ("Int32", "Int64")
 
