@@ -1,5 +1,6 @@
 """SparseSparseMinimum and SparseSparseMaximum: the elementwise minimum and maximum of two COO
-sparse tensors over the positions either holds, merged in MindSpore's order, against MindSpore 2.10's results."""
+sparse tensors over the positions either holds, merged in MindSpore's order, against MindSpore
+2.10's results."""
 import numpy as np
 import pytest
 
