@@ -26,7 +26,8 @@ materialised once, at the end.
 
 As in MindSpore, integer values carry gradients too (d(w*x)/dx = w for int32 tensors), and a
 boolean input asked for gets its gradient cast to bool (`x + y` with bool y: `sens != 0`);
-values computed as booleans and nondifferentiable primitives stop them. Every gradient takes
+booleans an operation moves (a scatter, a reshape) carry them on, while values computed as
+booleans and nondifferentiable primitives stop them. Every gradient takes
 its primal's dtype.
 
 Structural nodes with their own bprop (a Cell's custom `bprop`, compiler/custom.py) register an
@@ -214,10 +215,14 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
     active = {id(graph.params[i]) for i in wrt}
 
     def mark_active(node):
-        if not node.callee.nondifferentiable and any(
-                isinstance(a, Var) and id(a) in active for a in node.inputs):
-            # integer values carry gradients too (MindSpore differentiates integer networks)
-            active.update(id(o) for o in node.outputs if not o.aval.dtype.is_bool)
+        inputs = [a for a in node.inputs if isinstance(a, Var) and id(a) in active]
+        if not node.callee.nondifferentiable and inputs:
+            # integer values carry gradients too (MindSpore differentiates integer networks);
+            # a boolean result carries one only where an active boolean went in (booleans
+            # moved, as SparseToDense scatters boolean values), not where one was computed
+            moves_bools = any(a.aval.dtype.is_bool for a in inputs)
+            active.update(id(o) for o in node.outputs
+                          if moves_bools or not o.aval.dtype.is_bool)
 
     residuals: dict[int, object] = {}
 

@@ -1,6 +1,6 @@
-"""SparseSparseMinimum and SparseAdd: the elementwise minimum and sum of two COO sparse tensors
-over the positions either holds, merged in MindSpore's order, against MindSpore 2.10's
-results."""
+"""SparseSparseMinimum, SparseSparseMaximum and SparseAdd: the elementwise minimum, maximum
+and sum of two COO sparse tensors over the positions either holds, merged in MindSpore's order,
+against MindSpore 2.10's results."""
 import numpy as np
 import pytest
 
@@ -128,3 +128,34 @@ def test_sparse_add_integers_and_errors():
         S.SparseAdd()(i1, v1[:2], shape, i2, v2, shape, thresh)
     with pytest.raises(ValueError, match="thresh must be a 0-dimensional tensor"):
         S.SparseAdd()(i1, v1, shape, i2, v2, shape, Tensor([0.0]))
+
+
+def test_sparse_sparse_maximum_as_mindspore():
+    """SparseSparseMaximum over the same merged positions; MindSpore 2.10's values (a position
+    one tensor lacks counts as 0), and its graph form with indices of run-time length."""
+    args = _inputs([[0, 1], [1, 2], [2, 0]], [-1, 2, -3], [[0, 1], [1, 1], [2, 2]], [-3, -4, 5],
+                   [3, 3])
+    indices, values = S.SparseSparseMaximum()(*args)
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 1], [1, 1], [1, 2], [2, 0], [2, 2]])
+    np.testing.assert_array_equal(values.asnumpy(), [-1, 0, 2, 0, 5])
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = S.SparseSparseMaximum()
+
+        def construct(self, *parts):
+            return self.op(*parts)
+
+    net = Net()
+    net.set_inputs(Tensor(shape=[None, 2], dtype=ms.int64), Tensor(shape=[None], dtype=ms.float32),
+                   args[2], Tensor(shape=[None, 2], dtype=ms.int64),
+                   Tensor(shape=[None], dtype=ms.float32), args[5])
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        indices, values = net(*args)
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    np.testing.assert_array_equal(values.asnumpy(), [-1, 0, 2, 0, 5])
+    with pytest.raises(TypeError, match="the input type must be same"):
+        S.SparseSparseMaximum()(*args[:4], Tensor(np.array([1, 2, 3], np.int32)), args[5])

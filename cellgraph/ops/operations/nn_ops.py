@@ -1574,7 +1574,8 @@ __all__ += ["AdaptiveMaxPool3D", "DataFormatVecPermute", "FractionalAvgPool", "F
 class PSROIPooling(PrimitiveClass):
     """`ops.PSROIPooling(spatial_scale, group_size, output_dim)(features, rois)`:
     position-sensitive ROI pooling (`ps_roi_pooling`); the attributes checked when the class
-    is made, as MindSpore checks them."""
+    is made, as MindSpore checks them. MindSpore keeps it to this module (not in `__all__`, so
+    not in ops.operations or ops), as here."""
 
     def __init__(self, spatial_scale, group_size, output_dim):
         from cellgraph import _checkparam as validator
@@ -1594,6 +1595,3 @@ class PSROIPooling(PrimitiveClass):
             raise DTypeError(f"For primitive[PSROIPooling], the inputs number must be 2, but "
                              f"got {len(operands)}.")
         return ps_roi_pooling(*operands, self.spatial_scale, self.group_size, self.output_dim)
-
-
-__all__ += ["PSROIPooling"]

@@ -9,7 +9,7 @@ gradient is theirs:
 Where a result's size depends on an input's values, those values are a value input (known when
 the graph is built): SparseSegmentSqrtN's segment_ids here, the CSR classes' index parts in
 `sparse_matrix_ops`, the merged positions of two sparse tensors in `sparse_sparse_ops`. The
-others of that kind (SparseSparseMaximum, SparseCountSparseOutput, ...) are not
+others of that kind (SparseCountSparseOutput, ...) are not
 here."""
 from __future__ import annotations
 
@@ -23,17 +23,19 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, static_values, value_input
 from cellgraph.primitives.dynamic_ops import set_operation_p
-from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import DTypeError, RunError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
 from .sparse_matrix_ops import SparseMatrixMatMul, SparseTensorToCSRSparseMatrix
-from .sparse_sparse_ops import SparseAdd, SparseSparseMinimum
+from .sparse_sparse_ops import SparseAdd, SparseSparseMaximum, SparseSparseMinimum
 
-__all__ = ["SparseAdd", "SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
-           "SparseMatrixMatMul", "SparseReorder", "SparseSegmentMeanWithNumSegments",
-           "SparseSegmentSqrtN", "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
-           "SparseSegmentSumWithNumSegments", "SparseSparseMinimum", "SparseTensorDenseAdd",
-           "SparseTensorDenseMatmul", "SparseTensorToCSRSparseMatrix", "SparseToDense"]
+__all__ = ["SparseAdd", "SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv",
+           "SparseDenseCwiseMul", "SparseMatrixMatMul", "SparseReorder", "SparseReshape",
+           "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
+           "SparseSegmentSqrtNWithNumSegments", "SparseSegmentSum",
+           "SparseSegmentSumWithNumSegments", "SparseSparseMaximum", "SparseSparseMinimum",
+           "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseTensorToCSRSparseMatrix",
+           "SparseToDense"]
 
 _INDEX_DTYPES = ("Int32", "Int64")
 
@@ -454,6 +456,59 @@ class SparseReorder(PrimitiveClass):
             stride = F.mul(stride, F.gather(extent, np.array(j, np.int32), 0))
         order = F.argsort(key)
         return F.gather(indices, order, 0), F.gather(values, order, 0)
+
+
+def _reshaped_size(op: str, dense: int, new_shape: list) -> list:
+    """new_shape with its -1 (at most one) inferred, MindSpore's RuntimeErrors otherwise."""
+    if new_shape.count(-1) > 1:
+        raise RunError(f"For '{op}', there should be at most one '-1' dimension in 'newshape' "
+                       f"tensor, but got two or more.")
+    for axis, size in enumerate(new_shape):
+        if size < -1:
+            raise RunError(f"For '{op}', the size of newshape rank-{axis} should be a "
+                           f"non-negative number, but got {size}.")
+    known = int(np.prod([n for n in new_shape if n != -1]))
+    if -1 in new_shape:
+        if known == 0 or dense % known:
+            raise RunError(f"For '{op}', the requested shape should be a multiple of {known}, "
+                           f"but got a SparseTensor with {dense} dense values.")
+        return [dense // known if n == -1 else n for n in new_shape]
+    if known != dense:
+        raise RunError(f"For '{op}', the requested shape has the dense shape of {known}, but "
+                       f"got the input newshape is a tensor with {dense}")
+    return new_shape
+
+
+class SparseReshape(PrimitiveClass):
+    """`SparseReshape()(indices, shape, new_shape)`: (y_indices, y_shape), the indices of a
+    sparse tensor of dense `shape` as the same elements of a tensor of `new_shape` (one -1
+    inferred), in the same order: each index's row-major position, spread over the new shape.
+    The shapes are value inputs (known when the graph is built); the indices are computed
+    with, so their count may be known only when the graph runs."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, indices, shape, new_shape):
+        op = "SparseReshape"
+        for name, value in (("indices", indices), ("shape", shape), ("new_shape", new_shape)):
+            dtype = abstract_of(value).dtype
+            if dtype != dt.int64:
+                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
+                                 f"type of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+        old = [int(n) for n in np.asarray(value_input(shape, op, "shape")).reshape(-1)]
+        rank = abstract_of(indices).shape[1]
+        if rank is not None and rank != len(old):
+            raise ShapeError(f"For '{op}', the rank of input tensor must match input shape "
+                             f"length, but got input tensor rank = {rank}, and input shape "
+                             f"length = {len(old)}.")
+        wanted = [int(n) for n in np.asarray(value_input(new_shape, op, "new_shape")).reshape(-1)]
+        sizes = _reshaped_size(op, int(np.prod(old)), wanted)
+        old_strides = np.cumprod([1, *old[:0:-1]])[::-1].astype(np.int64)
+        position = F.reduce_sum(F.mul(indices, Tensor(old_strides)), 1, keep_dims=True)
+        new_strides = np.cumprod([1, *sizes[:0:-1]])[::-1].astype(np.int64)
+        y_indices = F.floor_mod(F.floor_div(position, Tensor(new_strides)),
+                                Tensor(np.asarray(sizes, np.int64)))
+        return y_indices, Tensor(np.asarray(sizes, np.int64))
 
 
 _SET_OPERATIONS = ("a-b", "b-a", "intersection", "union")

@@ -15,7 +15,7 @@ from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["SparseAdd", "SparseSparseMinimum"]
+__all__ = ["SparseAdd", "SparseSparseMaximum", "SparseSparseMinimum"]
 
 _VALUE_DTYPES = ("Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
                  "Float16", "Float32", "Float64")
@@ -67,19 +67,20 @@ def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_s
                                  f"{abstract_of(x2_shape).shape}")
 
 
-class SparseSparseMinimum(PrimitiveClass):
-    """`SparseSparseMinimum()(x1_indices, x1_values, x1_shape, x2_indices, x2_values,
-    x2_shape)`: (y_indices, y_values), the elementwise minimum of two sparse tensors of one
-    shape over the positions either holds (a position one lacks counts as 0)."""
+class _SparseSparseCombine(PrimitiveClass):
+    """(y_indices, y_values) of two sparse tensors of one shape combined elementwise by
+    `combine` over the positions either holds (a position one lacks counts as 0)."""
+
+    combine = staticmethod(F.minimum)
 
     def __call__(self, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
-        op = "SparseSparseMinimum"
+        op = type(self).__name__
         _check(op, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape)
         rank = int(np.asarray(value_input(x1_shape, op, "x1_shape")).size)
         a, b = (np.asarray(value_input(i, op, name)).reshape(-1, rank)
                 for i, name in ((x1_indices, "x1_indices"), (x2_indices, "x2_indices")))
         merged, from_a, from_b = merge_positions(a, b)
-        values = F.minimum(_values_at(x1_values, from_a), _values_at(x2_values, from_b))
+        values = self.combine(_values_at(x1_values, from_a), _values_at(x2_values, from_b))
         return Tensor(merged), values
 
 
@@ -151,3 +152,19 @@ class SparseAdd(PrimitiveClass):
             merged, from_a, from_b = merged[keep], from_a[keep], from_b[keep]
         values = F.add(_values_at(x1_values, from_a), _values_at(x2_values, from_b))
         return Tensor(merged), values, F.stop_gradient(x1_shape)
+
+
+class SparseSparseMinimum(_SparseSparseCombine):
+    """`SparseSparseMinimum()(x1_indices, x1_values, x1_shape, x2_indices, x2_values,
+    x2_shape)`: (y_indices, y_values), the elementwise minimum of two sparse tensors of one
+    shape over the positions either holds (a position one lacks counts as 0)."""
+
+    combine = staticmethod(F.minimum)
+
+
+class SparseSparseMaximum(_SparseSparseCombine):
+    """`SparseSparseMaximum()(x1_indices, x1_values, x1_shape, x2_indices, x2_values,
+    x2_shape)`: (y_indices, y_values), the elementwise maximum of two sparse tensors of one
+    shape over the positions either holds (a position one lacks counts as 0)."""
+
+    combine = staticmethod(F.maximum)
