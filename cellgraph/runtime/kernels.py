@@ -119,6 +119,16 @@ def _is_kind(xp, dtype, kind) -> bool:
         return False
 
 
+@kernel("sub")
+def _sub(xp, x, y):
+    """x - y; of two bools, MindSpore's answer, their exclusive or (True - True is False,
+    False - True is True), where NumPy refuses boolean subtraction."""
+    dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
+    if dtype is not None and _is_kind(xp, dtype, "bool"):
+        return xp.logical_xor(x, y)
+    return xp.subtract(x, y)
+
+
 def _int_dtype(xp, x, y):
     """The integer dtype of x // y (operands already share it; one may be a Python int)."""
     dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)

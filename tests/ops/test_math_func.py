@@ -363,3 +363,24 @@ def test_sum_of_floats_keeps_the_dtype():
     assert x.sum().dtype == mstype.float16 and ops.sum(x).dtype == mstype.float16
     y = Tensor(np.ones((2, 3), np.int8))
     assert y.sum_to_size(2, 3).dtype == mstype.int8  # nothing summed, nothing cast
+
+
+def test_bool_subtraction_is_exclusive_or():
+    """MindSpore 2.10's values: a bool Tensor minus a bool Tensor (or True) is their exclusive
+    or, in bool; diff of a bool Tensor follows, eagerly and in a graph."""
+    b = Tensor(np.array([True, False, True]))
+    c = Tensor(np.array([True, True, False]))
+    for out in (b - c, b.sub(c), b.subtract(c), ms.mint.sub(b, c)):
+        assert out.dtype == mstype.bool_ and out.asnumpy().tolist() == [False, True, True]
+    assert (b - True).asnumpy().tolist() == [False, True, False]
+    assert b.diff().asnumpy().tolist() == [True, True]
+    assert b.diff(prepend=c).asnumpy().tolist() == [False, True, True, True, True]
+    assert (b - 1).dtype == mstype.int64 and (b - 1).asnumpy().tolist() == [0, -1, 0]
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return (x - y) - True, x.diff()
+
+    diff, steps = Net()(b, c)
+    assert diff.dtype == mstype.bool_ and diff.asnumpy().tolist() == [True, False, False]
+    assert steps.asnumpy().tolist() == [True, True]
