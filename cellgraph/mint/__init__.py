@@ -150,6 +150,9 @@ def argmin(input, dim=None, keepdim=False):
 
 
 def cumsum(input, dim, dtype=None):
+    """CumsumExt's: a bool input runs in int64."""
+    if dtype is None and input.dtype == _dt.bool_:
+        dtype = _dt.int64
     return _ops.cumsum(input, dim, dtype)
 
 

@@ -384,3 +384,24 @@ def test_bool_subtraction_is_exclusive_or():
     diff, steps = Net()(b, c)
     assert diff.dtype == mstype.bool_ and diff.asnumpy().tolist() == [True, False, False]
     assert steps.asnumpy().tolist() == [True, True]
+
+
+def test_cumsum_dtypes_as_mindspore():
+    """MindSpore 2.10: Tensor.cumsum runs bool, int8, int16 and uint8 in int32 (and flattens
+    for axis=None), casting to `dtype` afterwards; mint.cumsum (CumsumExt) runs bool in int64;
+    other dtypes keep theirs."""
+    b = Tensor(np.array([True, False, True]))
+    for values, dtype in (([True, False, True], mstype.bool_), ([-3, 5, 7], mstype.int8),
+                          ([-3, 5, 7], mstype.int16), ([3, 5, 7], mstype.uint8)):
+        out = Tensor(np.array(values), dtype).cumsum(0)
+        assert out.dtype == mstype.int32
+        assert out.asnumpy().tolist() == np.cumsum(np.array(values, np.int64)).tolist()
+    for dtype in (mstype.int32, mstype.uint16, mstype.float16):
+        assert Tensor(np.array([1, 2]), dtype).cumsum(0).dtype == dtype
+    as_float = b.cumsum(0, dtype=mstype.float32)
+    assert as_float.dtype == mstype.float32 and as_float.asnumpy().tolist() == [1.0, 1.0, 2.0]
+    flat = Tensor(np.ones((2, 2), np.float32)).cumsum(None)
+    assert flat.asnumpy().tolist() == [1.0, 2.0, 3.0, 4.0]
+    counted = ms.mint.cumsum(b, 0)
+    assert counted.dtype == mstype.int64 and counted.asnumpy().tolist() == [1, 1, 2]
+    assert ms.mint.cumsum(Tensor(np.array([-3, 5], np.int8)), 0).dtype == mstype.int8
