@@ -277,7 +277,8 @@ def is_complex_array(x) -> bool:
 def _cast(xp, x, dtype):
     if is_complex_array(x) and not dtype.is_complex:  # MindSpore keeps the real part
         x = xp.real(x)
-    return xp.asarray(x, dtype=dtype_of(xp, dtype))
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN and overflow cast as C casts them
+        return xp.asarray(x, dtype=dtype_of(xp, dtype))
 
 
 def _count(xp, count, size: int) -> int:
