@@ -405,3 +405,19 @@ def test_cumsum_dtypes_as_mindspore():
     counted = ms.mint.cumsum(b, 0)
     assert counted.dtype == mstype.int64 and counted.asnumpy().tolist() == [1, 1, 2]
     assert ms.mint.cumsum(Tensor(np.array([-3, 5], np.int8)), 0).dtype == mstype.int8
+
+
+def test_add_and_sub_alpha_of_bools():
+    """MindSpore 2.10's AddExt/SubExt: of bool input and other, alpha counts as a bool and the
+    result stays bool; a bool alpha with other dtypes is a TypeError."""
+    b = Tensor(np.array([True, False, True, False]))
+    c = Tensor(np.array([True, True, False, False]))
+    for alpha in (2, -1, 1.5):
+        assert b.sub(c, alpha=alpha).asnumpy().tolist() == [False, True, True, False]
+        assert ms.mint.sub(b, c, alpha=alpha).dtype == mstype.bool_
+    assert b.sub(c, alpha=0).asnumpy().tolist() == [True, False, True, False]
+    assert b.add(c, alpha=2).asnumpy().tolist() == [True, True, True, False]
+    assert ms.mint.add(b, c, alpha=0).asnumpy().tolist() == [True, False, True, False]
+    with pytest.raises(TypeError, match="boolean alpha need boolean input and other"):
+        Tensor([1, 2]).sub(Tensor([1, 1]), alpha=True)
+    assert Tensor([1, 2]).sub(Tensor([1, 1]), alpha=2).asnumpy().tolist() == [-1, 0]
