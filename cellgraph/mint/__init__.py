@@ -73,9 +73,22 @@ def _accumulate_as(input, dtype):
     return _cast(input, dtype)
 
 
-def _scaled(other, alpha):
+def _dtype_name(value) -> str:
+    dtype = getattr(value, "dtype", None)
+    return str(dtype) if dtype is not None else type(value).__name__
+
+
+def _scaled(input, other, alpha, op: str):
     """alpha * other, as add and sub take it: a Python number stays one (it does not make an
-    int32 input int64)."""
+    int32 input int64). Of bool input and other, alpha counts as a bool (AddExt's and SubExt's
+    rule: the result stays bool), and a bool alpha is for those alone."""
+    both_bool = getattr(input, "dtype", None) == _dt.bool_ and (
+        isinstance(other, bool) or getattr(other, "dtype", None) == _dt.bool_)
+    if isinstance(alpha, bool) and not both_bool:
+        raise TypeError(f"For '{op}', boolean alpha need boolean input and other, but got "
+                        f"{_dtype_name(input)} and {_dtype_name(other)}")
+    if both_bool and not isinstance(other, bool):
+        return other if alpha else _F.logical_and(other, False)
     if alpha == 1:
         return other
     if isinstance(other, (int, float)) and isinstance(alpha, (int, float)):
@@ -84,11 +97,11 @@ def _scaled(other, alpha):
 
 
 def add(input, other, *, alpha=1):
-    return _F.add(input, _scaled(other, alpha))
+    return _F.add(input, _scaled(input, other, alpha, "AddExt"))
 
 
 def sub(input, other, *, alpha=1):
-    return _F.sub(input, _scaled(other, alpha))
+    return _F.sub(input, _scaled(input, other, alpha, "SubExt"))
 
 
 def mul(input, other):
@@ -150,6 +163,9 @@ def argmin(input, dim=None, keepdim=False):
 
 
 def cumsum(input, dim, dtype=None):
+    """CumsumExt's: a bool input runs in int64."""
+    if dtype is None and input.dtype == _dt.bool_:
+        dtype = _dt.int64
     return _ops.cumsum(input, dim, dtype)
 
 

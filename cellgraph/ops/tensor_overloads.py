@@ -487,15 +487,22 @@ def addcdiv_tensor(self, tensor1, tensor2, value):
     return _mint().addcdiv(self, tensor1, tensor2, value=value)
 
 
+# Tensor.cumsum runs bool and integers narrower than int32 in int32, as MindSpore's does
+_CUMSUM_IN_INT32 = frozenset({dt.bool_, dt.int8, dt.int16, dt.uint8})
+
+
 def cumsum_dim(self, dim, *, dtype=None):
-    return _PREVIOUS["cumsum"](self if dtype is None else self.astype(dtype), dim)
+    return cumsum_axis(self, dim, dtype)
 
 
 def cumsum_axis(self, axis=None, dtype=None):
-    x = self if dtype is None else self.astype(dtype)
+    """The running sum along `axis` (of the flattened Tensor for None), in int32 for bool and
+    narrower integers, cast to `dtype` afterwards when it is another dtype."""
+    x = self.astype(dt.int32) if self.dtype in _CUMSUM_IN_INT32 else self
     if axis is None:
-        return _PREVIOUS["cumsum"](_ops().reshape(x, (-1,)), 0)
-    return _PREVIOUS["cumsum"](x, axis)
+        x, axis = _ops().reshape(x, (-1,)), 0
+    out = _PREVIOUS["cumsum"](x, axis)
+    return out.astype(dtype) if dtype is not None and dtype != self.dtype else out
 
 
 def take_index(self, index):

@@ -129,8 +129,9 @@ sign = Primitive("sign", same_type, ops_module="math_ops", public=True, method=T
 
 add = _elementwise("add", arith_type, promote=SAME, aliases=("TensorAdd",),
                    operands=("input", "other"))  # its 1.x name
-sub = _elementwise("sub", arith_type, promote=SAME, array_api="subtract",
-                   operands=("input", "other"), spellings=("ops.subtract",))
+# its kernel (runtime/kernels.py) subtracts bools as MindSpore does, by exclusive or
+sub = Primitive("sub", arith_type, promote=SAME, ops_module="math_ops", public=True, method=True,
+                operands=("input", "other"), spellings=("ops.subtract",))
 mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply",
                    operands=("input", "other"), spellings=("ops.multiply",))
 div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",),

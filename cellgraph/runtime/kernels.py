@@ -119,6 +119,16 @@ def _is_kind(xp, dtype, kind) -> bool:
         return False
 
 
+@kernel("sub")
+def _sub(xp, x, y):
+    """x - y; of two bools, MindSpore's answer, their exclusive or (True - True is False,
+    False - True is True), where NumPy refuses boolean subtraction."""
+    dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
+    if dtype is not None and _is_kind(xp, dtype, "bool"):
+        return xp.logical_xor(x, y)
+    return xp.subtract(x, y)
+
+
 def _int_dtype(xp, x, y):
     """The integer dtype of x // y (operands already share it; one may be a Python int)."""
     dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
@@ -267,7 +277,8 @@ def is_complex_array(x) -> bool:
 def _cast(xp, x, dtype):
     if is_complex_array(x) and not dtype.is_complex:  # MindSpore keeps the real part
         x = xp.real(x)
-    return xp.asarray(x, dtype=dtype_of(xp, dtype))
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN and overflow cast as C casts them
+        return xp.asarray(x, dtype=dtype_of(xp, dtype))
 
 
 def _count(xp, count, size: int) -> int:

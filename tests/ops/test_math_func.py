@@ -363,3 +363,61 @@ def test_sum_of_floats_keeps_the_dtype():
     assert x.sum().dtype == mstype.float16 and ops.sum(x).dtype == mstype.float16
     y = Tensor(np.ones((2, 3), np.int8))
     assert y.sum_to_size(2, 3).dtype == mstype.int8  # nothing summed, nothing cast
+
+
+def test_bool_subtraction_is_exclusive_or():
+    """MindSpore 2.10's values: a bool Tensor minus a bool Tensor (or True) is their exclusive
+    or, in bool; diff of a bool Tensor follows, eagerly and in a graph."""
+    b = Tensor(np.array([True, False, True]))
+    c = Tensor(np.array([True, True, False]))
+    for out in (b - c, b.sub(c), b.subtract(c), ms.mint.sub(b, c)):
+        assert out.dtype == mstype.bool_ and out.asnumpy().tolist() == [False, True, True]
+    assert (b - True).asnumpy().tolist() == [False, True, False]
+    assert b.diff().asnumpy().tolist() == [True, True]
+    assert b.diff(prepend=c).asnumpy().tolist() == [False, True, True, True, True]
+    assert (b - 1).dtype == mstype.int64 and (b - 1).asnumpy().tolist() == [0, -1, 0]
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return (x - y) - True, x.diff()
+
+    diff, steps = Net()(b, c)
+    assert diff.dtype == mstype.bool_ and diff.asnumpy().tolist() == [True, False, False]
+    assert steps.asnumpy().tolist() == [True, True]
+
+
+def test_cumsum_dtypes_as_mindspore():
+    """MindSpore 2.10: Tensor.cumsum runs bool, int8, int16 and uint8 in int32 (and flattens
+    for axis=None), casting to `dtype` afterwards; mint.cumsum (CumsumExt) runs bool in int64;
+    other dtypes keep theirs."""
+    b = Tensor(np.array([True, False, True]))
+    for values, dtype in (([True, False, True], mstype.bool_), ([-3, 5, 7], mstype.int8),
+                          ([-3, 5, 7], mstype.int16), ([3, 5, 7], mstype.uint8)):
+        out = Tensor(np.array(values), dtype).cumsum(0)
+        assert out.dtype == mstype.int32
+        assert out.asnumpy().tolist() == np.cumsum(np.array(values, np.int64)).tolist()
+    for dtype in (mstype.int32, mstype.uint16, mstype.float16):
+        assert Tensor(np.array([1, 2]), dtype).cumsum(0).dtype == dtype
+    as_float = b.cumsum(0, dtype=mstype.float32)
+    assert as_float.dtype == mstype.float32 and as_float.asnumpy().tolist() == [1.0, 1.0, 2.0]
+    flat = Tensor(np.ones((2, 2), np.float32)).cumsum(None)
+    assert flat.asnumpy().tolist() == [1.0, 2.0, 3.0, 4.0]
+    counted = ms.mint.cumsum(b, 0)
+    assert counted.dtype == mstype.int64 and counted.asnumpy().tolist() == [1, 1, 2]
+    assert ms.mint.cumsum(Tensor(np.array([-3, 5], np.int8)), 0).dtype == mstype.int8
+
+
+def test_add_and_sub_alpha_of_bools():
+    """MindSpore 2.10's AddExt/SubExt: of bool input and other, alpha counts as a bool and the
+    result stays bool; a bool alpha with other dtypes is a TypeError."""
+    b = Tensor(np.array([True, False, True, False]))
+    c = Tensor(np.array([True, True, False, False]))
+    for alpha in (2, -1, 1.5):
+        assert b.sub(c, alpha=alpha).asnumpy().tolist() == [False, True, True, False]
+        assert ms.mint.sub(b, c, alpha=alpha).dtype == mstype.bool_
+    assert b.sub(c, alpha=0).asnumpy().tolist() == [True, False, True, False]
+    assert b.add(c, alpha=2).asnumpy().tolist() == [True, True, True, False]
+    assert ms.mint.add(b, c, alpha=0).asnumpy().tolist() == [True, False, True, False]
+    with pytest.raises(TypeError, match="boolean alpha need boolean input and other"):
+        Tensor([1, 2]).sub(Tensor([1, 1]), alpha=True)
+    assert Tensor([1, 2]).sub(Tensor([1, 1]), alpha=2).asnumpy().tolist() == [-1, 0]

@@ -898,3 +898,18 @@ def test_setitem_casts_numbers_to_the_tensor_dtype():
             return x
 
     assert_tensor(Net()(Tensor(np.array([1, 100, 3], np.int8))), [44, -1, -1], ms.int8)
+
+
+def test_astype_out_of_range_as_mindspore_without_warnings():
+    """MindSpore 2.10's values for casts NumPy warns about (NaN and overflow), given quietly."""
+    import warnings
+
+    f = Tensor(np.array([300.7, -1.5, np.nan, 1e10], np.float32))
+    i = Tensor(np.array([300, -1, 70000], np.int32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f.astype(ms.int32).asnumpy().tolist() == [300, -1, -2**31, -2**31]
+        assert f.astype(ms.bool_).asnumpy().tolist() == [True] * 4
+        assert i.astype(ms.int8).asnumpy().tolist() == [44, -1, 112]
+        assert i.astype(ms.uint8).asnumpy().tolist() == [44, 255, 112]
+        assert i.astype(ms.float16).asnumpy().tolist() == [300.0, -1.0, np.inf]
