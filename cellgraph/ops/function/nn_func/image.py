@@ -131,14 +131,19 @@ def linear_along(x, axis: int, size_out, align_corners: bool, half_pixel: bool):
     return below * (1.0 - frac) + above * frac
 
 
-def _sizes(shape, size, scale_factor) -> tuple:
-    spatial = tuple(shape[2:])
+def check_size_or_scale(size, scale_factor) -> None:
+    """MindSpore's interpolate takes exactly one of `size` and `scale_factor`."""
     if size is not None and scale_factor is not None:
         raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set "
                                  "simultaneously")
     if size is None and scale_factor is None:
         raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both "
                                  "empty")
+
+
+def _sizes(shape, size, scale_factor) -> tuple:
+    spatial = tuple(shape[2:])
+    check_size_or_scale(size, scale_factor)
     if size is not None:
         return tuple(size) if isinstance(size, (tuple, list)) else (size,) * len(spatial)
     scale = scale_factor if isinstance(scale_factor, (tuple, list)) else (

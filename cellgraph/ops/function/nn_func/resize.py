@@ -19,7 +19,12 @@ import math
 
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.nn_func.bicubic import resize_bicubic
-from cellgraph.ops.function.nn_func.image import nearest_v2_matrix, resize_spatial, upsample3d
+from cellgraph.ops.function.nn_func.image import (
+    check_size_or_scale,
+    nearest_v2_matrix,
+    resize_spatial,
+    upsample3d,
+)
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -86,12 +91,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if not hasattr(input, "aval"):  # a Tensor, or a graph value standing for one
         raise DTypeError(f"For 'interpolate', 'input' must be a tensor, but got {type(input)}")
     rank = abstract_of(input).ndim
-    if size is not None and scale_factor is not None:
-        raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set "
-                                 "simultaneously")
-    if size is None and scale_factor is None:
-        raise ArgumentValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both "
-                                 "empty")
+    check_size_or_scale(size, scale_factor)
     if size is not None:
         size = _spatial(size, rank, "size", int)
     else:
