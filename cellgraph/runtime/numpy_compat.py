@@ -23,7 +23,7 @@ NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 _RENAMED = {"acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
             "atan": "arctan", "atanh": "arctanh", "atan2": "arctan2",
             "bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
-            "bitwise_right_shift": "right_shift", "concat": "concatenate",
+            "bitwise_right_shift": "right_shift", "bool": "bool_", "concat": "concatenate",
             "permute_dims": "transpose", "pow": "power"}
 
 _UniqueInverse = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
