@@ -47,13 +47,18 @@ def _values_at(values, rows: np.ndarray):
     return F.select(held, picked, F.zeros_like(picked))
 
 
-def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
+def _check_positions_int64(op: str, x1_indices, x1_shape, x2_indices, x2_shape) -> None:
+    """MindSpore's check that both operands' indices and shapes are int64 Tensors."""
     for name, value in (("x1_indices", x1_indices), ("x1_shape", x1_shape),
                         ("x2_indices", x2_indices), ("x2_shape", x2_shape)):
         dtype = str(abstract_of(value).dtype)
         if dtype != "Int64":
             raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
                              f"of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+
+
+def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
+    _check_positions_int64(op, x1_indices, x1_shape, x2_indices, x2_shape)
     for name, value in (("x1_values", x1_values), ("x2_values", x2_values)):
         dtype = str(abstract_of(value).dtype)
         if dtype not in _VALUE_DTYPES:
@@ -106,12 +111,7 @@ def _check_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape,
             raise ArgumentValueError(f"For {op}, the length of {side}_indices and {side}_values "
                                      f"must be same, but got length of {side}_indices is {rows}, "
                                      f"and length of {side}_values is {count}")
-    for name, value in (("x1_indices", x1_indices), ("x1_shape", x1_shape),
-                        ("x2_indices", x2_indices), ("x2_shape", x2_shape)):
-        dtype = str(abstract_of(value).dtype)
-        if dtype != "Int64":
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+    _check_positions_int64(op, x1_indices, x1_shape, x2_indices, x2_shape)
     value_dtype = str(abstract_of(x1_values).dtype)
     for name, value, expected in (("x2_values", x2_values, value_dtype),
                                   ("thresh", thresh, _ADD_THRESH_DTYPES.get(value_dtype))):
