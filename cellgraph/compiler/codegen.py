@@ -108,8 +108,13 @@ class _Context:
         return name
 
     def call(self, node: Apply, args: list[str]) -> str:
-        """`k_name(args, param=literal, ...)`: params as keywords, no pre-bound partial."""
-        name = self.kernel_fn(node.callee.name)
+        """`k_name(args, param=literal, ...)`: params as keywords, no pre-bound partial. A
+        node of one of its primitive's variants calls the variant's kernel (`name@variant`,
+        which a backend without one binds to the primitive's)."""
+        prim = node.callee
+        variant = prim.kernel_variant and prim.kernel_variant(
+            [a.aval for a in node.inputs], node.params)
+        name = self.kernel_fn(f"{prim.name}@{variant}" if variant else prim.name)
         params = [f"{k}={self.literal(v)}" for k, v in node.params.items()
                   if not isinstance(v, Graph)]
         return f"{name}({', '.join(args + params)})"

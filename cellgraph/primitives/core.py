@@ -228,6 +228,9 @@ class Primitive:
                "array_ops", "nn_ops", ...); None: `ops.operations` itself
     primitive_class  False where MindSpore has no class for a public primitive (only its
                functional spellings and method)
+    kernel_variant  set after: fn(input types, params) -> a variant's name or None: the node is
+               a special form of the operation (two matrices of one float dtype, say) that a
+               backend may run with a kernel of its own, `name@variant`, else with `name`'s
     traits     nondifferentiable, multiple_results, effectful (never folded, merged or
                dropped: random draws, printing), structural (params hold graphs; expanded or
                generated as code, no kernel), complex_bprop (the bprop follows the
@@ -260,6 +263,7 @@ class Primitive:
         self.narrow_rule: Callable | None = None
         self.view_rule: Callable | None = None
         self.recording_rule: Callable | None = None
+        self.kernel_variant: Callable | None = None
         self.nondifferentiable = nondifferentiable
         self.multiple_results = multiple_results
         self.effectful = effectful

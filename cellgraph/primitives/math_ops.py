@@ -206,6 +206,19 @@ logical_not = _elementwise("logical_not", bool_type, nondifferentiable=True, ope
 matmul = Primitive("matmul", matmul_type, label="MatMul")
 
 
+def _matmul_variant(types, params) -> str | None:
+    """"2d": two matrices of one dtype, float32 or float64 (BLAS's own case, which needs no
+    broadcasting, batching or promotion)."""
+    a, b = types
+    if len(a.shape) == 2 == len(b.shape) and a.dtype == b.dtype and \
+            a.dtype.name in ("float32", "float64"):
+        return "2d"
+    return None
+
+
+matmul.kernel_variant = _matmul_variant
+
+
 # ----- gradient helpers ------------------------------------------------------------------------
 
 def sum_to(g, shape):

@@ -52,9 +52,13 @@ class Backend:
         return self.from_host(self.to_host(value) if hasattr(value, "shape") else value)
 
     def kernel(self, name: str) -> Callable:
+        """The kernel of primitive `name`; for a variant's (`matmul@2d`), the variant's kernel
+        where this backend has one, else the primitive's."""
         try:
             return self.kernels[name]
         except KeyError:
+            if "@" in name:
+                return self.kernel(name.partition("@")[0])
             raise NotImplementedError(
                 f"backend {self.name} has no kernel for primitive {name}") from None
 

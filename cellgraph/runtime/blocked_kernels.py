@@ -491,6 +491,13 @@ def _matmul(x, y, transpose_a=False, transpose_b=False):
     return np.matmul(a, b)
 
 
+@kernel("matmul@2d")
+def _matmul_2d(x, y, transpose_a=False, transpose_b=False):
+    """Two matrices of one dtype, float32 or float64 (the node's types say so): ndarray.dot
+    with nothing to decide at run time."""
+    return (x.T if transpose_a else x).dot(y.T if transpose_b else y)
+
+
 def _swap_last(x):
     """`x` with its last two axes swapped, as a view."""
     if isinstance(x, np.ndarray):

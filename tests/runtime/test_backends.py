@@ -132,7 +132,8 @@ def _is_native(backend, value) -> bool:
 # ----- kernels ---------------------------------------------------------------------------------
 
 def test_every_numpy_kernel_exists(backend):
-    missing = sorted(set(NUMPY_KERNELS) - set(backend.kernels))
+    # a variant's kernel (`matmul@2d`) is optional: without one the primitive's runs
+    missing = sorted(n for n in set(NUMPY_KERNELS) - set(backend.kernels) if "@" not in n)
     assert not missing, f"backend {backend.name} lacks kernels for {missing}"
 
 
