@@ -204,7 +204,9 @@ def device_waits() -> list[Callable[[], object]]:
 
 def on_backend(name: str, build: Callable[[], tuple]) -> Callable[[], object]:
     """`build()` -> (fn, args) run with cellgraph backend `name` selected (its Parameters and
-    arguments are made there); returns a call that selects the backend, runs and waits."""
+    arguments are made there); returns a call that selects the backend, runs, waits and selects
+    the numpy backend again, so that a workload's own cellgraph column, timed in the same
+    rounds, still runs on numpy."""
     from cellgraph.runtime.backend import set_backend
 
     set_backend(name)
@@ -215,8 +217,11 @@ def on_backend(name: str, build: Callable[[], tuple]) -> Callable[[], object]:
 
     def call():
         set_backend(name)
-        out = fn(*args)
-        block(out)
+        try:
+            out = fn(*args)
+            block(out)
+        finally:
+            set_backend("numpy")
         return out
 
     return call

@@ -55,3 +55,23 @@ def test_the_clock_can_be_cpu_time():
         assert result["cellgraph"] > 0
     finally:
         bench.timing.set_clock("wall")
+
+
+def test_a_call_on_another_backend_leaves_numpy_selected():
+    """A workload times its numpy column in the same rounds as its other backends' calls: each
+    of those must hand the numpy backend back, or the numpy column would time them."""
+    import numpy as np
+
+    from cellgraph.runtime import backend as rb
+    from cellgraph.runtime.cupy_kernels import make_backend
+
+    rb.register_backend(make_backend(np, "bench_other", device="CPU"))
+    try:
+        seen = []
+        call = bench.timing.on_backend("bench_other", lambda: (
+            lambda: seen.append(rb.get_backend().name), ()))
+        assert rb.get_backend().name == "numpy"
+        call()
+        assert seen == ["bench_other"] and rb.get_backend().name == "numpy"
+    finally:
+        rb._BACKENDS.pop("bench_other")
