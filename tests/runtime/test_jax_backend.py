@@ -118,6 +118,27 @@ def test_a_second_derivative_through_a_tensor_while_runs_in_xla():
             _on_numpy_too(grad2, scalar(start))
 
 
+def test_numpy_held_arguments_go_to_the_compiled_function_as_they_are(monkeypatch):
+    """Tensors holding NumPy arrays (made on the numpy backend) are passed to the jitted
+    function as they are, which moves them itself: no device_put of its own per argument and
+    call, which took most of a small graph's call. The results are JAX arrays and right."""
+    rb.set_backend("numpy")
+    x, w = Tensor(np.array([0.3, -0.2], np.float32)), Tensor(np.array([1.5, 0.5], np.float32))
+    trips = Tensor(3, cellgraph.int32)
+    grad = cellgraph.grad(SinLoop(), grad_position=(0, 1))
+    want = grad(x, w, trips)
+    rb.set_backend("jax")
+    backend = rb.get_backend()
+    moved = []
+    monkeypatch.setattr(backend, "from_host", lambda a: moved.append(a) or jax.device_put(a))
+    for _ in range(2):
+        got = grad(x, w, trips)
+        assert isinstance(x._data, np.ndarray) and moved == []
+        for g, r in zip(got, want):
+            assert isinstance(g._data, jax.Array)
+            np.testing.assert_allclose(np.asarray(g.asnumpy()), r.asnumpy(), rtol=1e-6)
+
+
 def test_a_graph_xla_cannot_take_runs_on_the_host(monkeypatch):
     """A taped loop whose graph prints cannot be run again with a larger bound without
     printing twice: it runs on the host, and the user is told so once, with the node and the
