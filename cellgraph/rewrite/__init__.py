@@ -4,7 +4,9 @@ inserted, erased and replaced, and `get_network()` gives a new network running t
 (`get_code()` shows it). MindSpore's `mindspore.rewrite`."""
 from .api.node import Node
 from .api.node_type import NodeType
+from .api.pattern_engine import PatternEngine, PatternNode, Replacement, VarNode  # noqa: F401
 from .api.scoped_value import ScopedValue, ValueType
 from .api.symbol_tree import SymbolTree
 
+# PatternEngine and its helpers are exported outside __all__, as MindSpore does
 __all__ = ["Node", "NodeType", "ScopedValue", "SymbolTree", "ValueType"]

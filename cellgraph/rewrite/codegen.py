@@ -159,7 +159,7 @@ def construct_def(tree) -> ast.FunctionDef:
     """The forward method's definition as the tree's nodes now write it."""
     original = tree.function_ast
     function = ast.FunctionDef(name=original.name, args=_arguments(tree),
-                               body=body_statements(tree.nodes) or [ast.Pass()],
+                               body=body_statements(tree.root_nodes) or [ast.Pass()],
                                decorator_list=[], returns=None, type_comment=None,
                                type_params=[])
     ast.copy_location(function, original)

@@ -92,7 +92,7 @@ class SymbolTreeImpl:
         inputs = [self.new_node(NodeType.Input, f"input_{a.arg}", "input",
                                 targets=[ScopedValue.create_naming_value(a.arg)], source=a)
                   for a in (function.args.posonlyargs + function.args.args)[1:]]
-        self.nodes = self.adopt(inputs + parse_body(self, function.body), None)
+        self.root_nodes = self.adopt(inputs + parse_body(self, function.body), None)
 
     # ---- building
 
@@ -147,7 +147,7 @@ class SymbolTreeImpl:
 
     def walk(self, nodes=None):
         """Every node of this tree in program order, branch bodies inside their branch."""
-        for node in self.nodes if nodes is None else nodes:
+        for node in self.root_nodes if nodes is None else nodes:
             yield node
             if node.body:
                 yield from self.walk(node.body)
@@ -155,7 +155,7 @@ class SymbolTreeImpl:
     def all_nodes(self, subtree_nodes: bool = False) -> list:
         """The top-level nodes, then those of each branch, level by level; with
         `subtree_nodes`, the nodes of sub-trees after."""
-        result, level = [], list(self.nodes)
+        result, level = [], list(self.root_nodes)
         while level:
             result.extend(level)
             level = [child for node in level for child in node.children()]
@@ -164,11 +164,20 @@ class SymbolTreeImpl:
                 result.extend(sub_tree.all_nodes(True))
         return result
 
+    def nodes(self) -> list:
+        """The top-level nodes (inputs, statements, the output), in order."""
+        return list(self.root_nodes)
+
+    @property
+    def _nodes(self) -> dict:
+        """Every node of the tree by name (MindSpore's SymbolTree keeps this table)."""
+        return {node.name: node for node in self.walk()}
+
     def get_node(self, name: str) -> NodeImpl | None:
         return next((n for n in self.walk() if n.name == name), None)
 
     def input_nodes(self) -> list:
-        return [n for n in self.nodes if n.node_type == NodeType.Input]
+        return [n for n in self.root_nodes if n.node_type == NodeType.Input]
 
     def providers(self, node: NodeImpl) -> dict:
         """{argument index: (node, target index)}: the latest node before `node` that assigns
@@ -242,8 +251,8 @@ class SymbolTreeImpl:
         if any(name in n.target_names() for n in self.input_nodes()):
             raise RuntimeError(f"input duplicated: {name}")
         node.name = self.unique_name(node.name)
-        node.tree, node.owner = self, self.nodes
-        self.nodes.insert(len(self.input_nodes()), node)
+        node.tree, node.owner = self, self.root_nodes
+        self.root_nodes.insert(len(self.input_nodes()), node)
         return node
 
     def _take_in(self, node: NodeImpl) -> None:

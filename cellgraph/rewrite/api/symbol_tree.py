@@ -33,7 +33,7 @@ class SymbolTree:
         """The top-level nodes; with `all_nodes`, those inside branches too."""
         check_type("nodes", "all_nodes", all_nodes, (bool,))
         tree = self._symbol_tree
-        for node in tree.all_nodes() if all_nodes else list(tree.nodes):
+        for node in tree.all_nodes() if all_nodes else tree.nodes():
             yield Node(node)
 
     def all_nodes(self, subtree_nodes: bool = True) -> list:
