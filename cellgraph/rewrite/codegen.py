@@ -129,6 +129,7 @@ STATEMENT_WRITERS = {
     "python": _write_python,
     "return": _write_return,
     "input": _write_nothing,
+    "cell": _write_nothing,
     "if": _write_if,
     "else": _write_else,
     "for": _write_loop,
@@ -203,10 +204,31 @@ def init_def(tree, class_name: str) -> ast.FunctionDef:
             targets=[name_expr(name, "self", ast.Store())],
             value=ast.Call(func=ast.Name(id=sub_tree.opt_class_name(), ctx=ast.Load()),
                            args=[name_expr(name, "self")], keywords=[])))
+    for name, container in tree.container_nodes_in_use().items():
+        body.append(ast.Assign(targets=[name_expr(name, "self", ast.Store())],
+                               value=_container_expr(name, container)))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg="self"), ast.arg(arg="obj")],
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     return ast.FunctionDef(name="__init__", args=args, body=body, decorator_list=[],
                            returns=None, type_comment=None, type_params=[])
+
+
+def _container_expr(name: str, container) -> ast.AST:
+    """`nn.SequentialCell([...])` of a container's cells as its nodes now list them: a cell
+    it held as `obj.<name>[i]`, a rewritten one through its class, a new one by node name."""
+    original = list(container.instance.cell_list)
+    items = []
+    for node in container.container:
+        index = next((i for i, c in enumerate(original) if c is node.instance), None)
+        item = ast.Subscript(value=name_expr(name, "obj"), slice=ast.Constant(value=index),
+                             ctx=ast.Load()) if index is not None \
+            else ast.Name(id=check_identifier(node.name), ctx=ast.Load())
+        if node.symbol_tree is not None:
+            item = ast.Call(func=ast.Name(id=node.symbol_tree.opt_class_name(), ctx=ast.Load()),
+                            args=[item], keywords=[])
+        items.append(item)
+    return ast.Call(func=name_expr("SequentialCell", "nn"),
+                    args=[ast.List(elts=items, ctx=ast.Load())], keywords=[])
 
 
 def class_def(tree) -> ast.ClassDef:

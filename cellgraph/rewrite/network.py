@@ -10,13 +10,15 @@ import gast
 
 from cellgraph.compiler.source import SourceInfo, register_function_ast
 from cellgraph.nn.cell import Cell
+from cellgraph.nn.layer.container import SequentialCell
 
 from .codegen import construct_def
 
 
-def network_class(tree, sub_classes: dict) -> type:
+def network_class(tree, sub_classes: dict, containers: dict) -> type:
     """The class of the rewritten network of `tree`; `sub_classes` holds, by attribute name,
-    the class made for each sub-tree and the network it rewrites."""
+    the class made for each sub-tree and the network it rewrites, `containers` the rebuilt
+    SequentialCells."""
     function = construct_def(tree)
     code = compile(ast.Module(body=[function], type_ignores=[]), tree.filename, "exec")
     namespace = dict(tree.namespace)
@@ -28,12 +30,13 @@ def network_class(tree, sub_classes: dict) -> type:
                           SourceInfo(tree.filename, 1, tree.indent))
     name = tree.opt_class_name()
     members = {"construct": construct,
-               "__init__": _init_from(dict(tree.added_attributes), dict(sub_classes)),
+               "__init__": _init_from(dict(tree.added_attributes), dict(sub_classes),
+                                         dict(containers)),
                "__module__": tree.cls.__module__, "__qualname__": name}
     return type(tree.cls)(name, (tree.cls,), members)
 
 
-def _init_from(added: dict, sub_classes: dict):
+def _init_from(added: dict, sub_classes: dict, containers: dict):
     def __init__(self, obj):
         """Take over `obj`'s attributes (its own tables copied), the Cells and values nodes
         were inserted with, and sub-networks rewritten."""
@@ -52,6 +55,8 @@ def _init_from(added: dict, sub_classes: dict):
                 object.__setattr__(self, key, rewritten)
             else:
                 setattr(self, key, rewritten)
+        for key, container in containers.items():
+            setattr(self, key, container)
     return __init__
 
 
@@ -63,4 +68,12 @@ def build_network(tree) -> Cell:
 def _class_of(tree) -> type:
     subs = {key: (_class_of(sub_tree), sub_tree.network)
             for key, sub_tree in tree.sub_trees.items()}
-    return network_class(tree, subs)
+    containers = {key: _container(node) for key, node in tree.container_nodes_in_use().items()}
+    return network_class(tree, subs, containers)
+
+
+def _container(node) -> SequentialCell:
+    """A SequentialCell of the container node's cells as they now are."""
+    cells = [_class_of(n.symbol_tree)(n.symbol_tree.network) if n.symbol_tree is not None
+             else n.instance for n in node.container]
+    return SequentialCell(cells)

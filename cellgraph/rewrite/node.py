@@ -67,6 +67,24 @@ class NodeImpl:
         """The nodes of a ControlFlow branch or a CellContainer."""
         return list(self.body if self.body is not None else self.container or ())
 
+    @property
+    def node_list(self) -> list:
+        """The nodes of a CellContainer, one per cell (MindSpore's name)."""
+        return list(self.container or ())
+
+    def in_container(self) -> bool:
+        """A cell of a SequentialCell, not a statement."""
+        return self.parent is not None and self.parent.node_type == NodeType.CellContainer
+
+    def get_name(self) -> str:
+        return self.name
+
+    def get_node_type(self) -> NodeType:
+        return self.node_type
+
+    def get_instance_type(self) -> type:
+        return type(self.instance)
+
     def children(self) -> list:
         """The nodes nested in this one (a branch's body, a container's cells)."""
         return list(self.body or ()) + list(self.container or ())

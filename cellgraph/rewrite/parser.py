@@ -136,6 +136,8 @@ def _parse_call(tree, call: ast.Call, targets, stmt):
                          instance=instance, source=stmt)
     if node_type == NodeType.Tree:
         node.symbol_tree = tree.sub_tree_for(parts[-1], instance)
+    elif node_type == NodeType.CellContainer:
+        node.container = tree.adopt(tree.container_nodes(instance, node), node)
     return node
 
 

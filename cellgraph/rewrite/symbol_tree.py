@@ -137,6 +137,20 @@ class SymbolTreeImpl:
             return NodeType.CallCell, obj
         return NodeType.CallFunction, obj
 
+    def container_nodes(self, container, call: NodeImpl) -> list:
+        """One node per cell of a SequentialCell, named by its class: a Tree node for a
+        user-defined Cell, a CallCell node otherwise. Each shows the call's targets and
+        arguments, as MindSpore's do."""
+        nodes = []
+        for cell in container.cell_list:
+            node_type = NodeType.Tree if is_user_cell(cell) else NodeType.CallCell
+            node = self.new_node(node_type, type(cell).__name__, "cell", instance=cell,
+                                 targets=list(call.targets), args=list(call.args))
+            if node_type == NodeType.Tree:
+                node.symbol_tree = SymbolTreeImpl(cell)
+            nodes.append(node)
+        return nodes
+
     def sub_tree_for(self, attribute: str, cell) -> SymbolTreeImpl:
         """The one sub-tree of the user-defined Cell held at `self.<attribute>`."""
         if attribute not in self.sub_trees:
@@ -174,14 +188,17 @@ class SymbolTreeImpl:
         return {node.name: node for node in self.walk()}
 
     def get_node(self, name: str) -> NodeImpl | None:
-        return next((n for n in self.walk() if n.name == name), None)
+        return next((n for n in self.all_nodes() if n.name == name), None)
 
     def input_nodes(self) -> list:
         return [n for n in self.root_nodes if n.node_type == NodeType.Input]
 
     def providers(self, node: NodeImpl) -> dict:
         """{argument index: (node, target index)}: the latest node before `node` that assigns
-        the name an argument reads."""
+        the name an argument reads. A cell of a SequentialCell reads the cell before it."""
+        if node.in_container():
+            index = node.owner.index(node)
+            return {0: (node.owner[index - 1], 0)} if index > 0 else {}
         order = list(self.walk())
         before = order[:order.index(node)]
         found = {}
@@ -195,7 +212,11 @@ class SymbolTreeImpl:
 
     def users(self, node: NodeImpl) -> dict:
         """{target index: [(node, argument index)]}: the nodes after `node` that read what it
-        assigned, until the name is assigned again."""
+        assigned, until the name is assigned again. A cell of a SequentialCell feeds the cell
+        after it."""
+        if node.in_container():
+            index = node.owner.index(node)
+            return {0: [(node.owner[index + 1], 0)] if index + 1 < len(node.owner) else []}
         order = list(self.walk())
         after = order[order.index(node) + 1:]
         result = {}
@@ -223,7 +244,7 @@ class SymbolTreeImpl:
     def position(self, node, before: bool) -> Position:
         return Position(self, self.owned(node), before)
 
-    def insert(self, new_node: NodeImpl, base: NodeImpl, before: bool) -> NodeImpl:
+    def insert_node(self, new_node: NodeImpl, base: NodeImpl, before: bool) -> NodeImpl:
         """Put `new_node` before or after `base`, in the body `base` sits in."""
         base = self.owned(base)
         if new_node.owner is not None:
@@ -239,6 +260,7 @@ class SymbolTreeImpl:
         if base.node_type == NodeType.Input:
             index = max(index, max(i for i, n in enumerate(body)
                                    if n.node_type == NodeType.Input) + 1)
+        new_node.parent = base.parent
         self._take_in(new_node)
         body.insert(index, new_node)
         new_node.owner = body
@@ -258,10 +280,14 @@ class SymbolTreeImpl:
     def _take_in(self, node: NodeImpl) -> None:
         """Name a node made by the API uniquely here, and hold what it calls and the objects
         its arguments carry as attributes of the network."""
-        node.name = self.unique_name(node.name)
+        requested, node.name = node.name, self.unique_name(node.name)
         node.tree = self
-        if node.form == "call" and node.holds_callee:
-            attribute = self._free_attribute(node.name)
+        if node.in_container():  # the cell joins the SequentialCell, not the network
+            node.form = "cell"
+            if node.node_type == NodeType.Tree:
+                node.symbol_tree = SymbolTreeImpl(node.instance)
+        elif node.form == "call" and node.holds_callee:
+            attribute = self._free_attribute(requested)
             node.func = ScopedValue.create_naming_value(attribute, "self")
             if node.node_type == NodeType.Tree:
                 node.symbol_tree = self.sub_trees[attribute] = SymbolTreeImpl(node.instance)
@@ -305,7 +331,7 @@ class SymbolTreeImpl:
             suffix += 1
             candidate = f"{name}_{suffix}"
 
-    def erase(self, node) -> NodeImpl:
+    def erase_node(self, node) -> NodeImpl:
         node = self.owned(node)
         node.owner.remove(node)
         node.owner = None
@@ -316,8 +342,8 @@ class SymbolTreeImpl:
         old = self.owned(old, "Old node")
         base = old
         for node in new_nodes:
-            base = self.insert(node, base, False)
-        self.erase(old)
+            base = self.insert_node(node, base, False)
+        self.erase_node(old)
         return new_nodes[-1]
 
     def set_arg(self, node, index: int, arg) -> None:
@@ -343,9 +369,24 @@ class SymbolTreeImpl:
     def trees_in_build_order(self) -> list:
         """The sub-trees (deepest first), then this tree."""
         order = []
-        for sub_tree in self.sub_trees.values():
+        for sub_tree in self.sub_trees_all():
             order.extend(t for t in sub_tree.trees_in_build_order() if t not in order)
         return order + [self]
+
+    def sub_trees_all(self) -> list:
+        """The sub-trees of sub-network attributes and of the cells of SequentialCells."""
+        in_containers = [n.symbol_tree for n in self.all_nodes()
+                         if n.in_container() and n.symbol_tree is not None]
+        return list(self.sub_trees.values()) + in_containers
+
+    def container_nodes_in_use(self) -> dict:
+        """{attribute: CellContainer node} for the SequentialCells the forward method calls."""
+        found = {}
+        for node in self.walk():
+            if node.node_type == NodeType.CellContainer and node.func is not None and \
+                    node.func.scope == "self":
+                found.setdefault(node.func.value, node)
+        return found
 
 
 def set_node_arg(node: NodeImpl, index: int, arg) -> None:

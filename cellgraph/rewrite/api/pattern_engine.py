@@ -136,26 +136,46 @@ class PatternEngine:
             if node is None or node in visited:
                 continue
             visited.append(node)
-            if node.get_node_type() == NodeType.Tree:
-                changed |= self.apply(node.get_sub_tree())
+            if node.get_node_type() in (NodeType.Tree, NodeType.CellContainer):
+                changed |= self._apply_inside(stree, node)
                 queue.extend(node.get_users())
                 continue
-            matched = self._match(self._pattern, node)
-            if matched is None or self._leaks(matched):
+            root = self._replace_match(stree, node, check_leaks=True)
+            if root is None:
                 queue.extend(node.get_users())
-                continue
-            new_nodes = self._replacement(self._pattern, self._is_chain, matched) \
-                if self._replacement is not None else []
-            if not new_nodes:
-                queue.extend(node.get_users())
-                continue
-            changed = True
-            root = stree.replace(node, new_nodes)
-            for old in reversed(list(matched.values())):
-                if old != node:
-                    stree.erase(old)
-            queue.append(root)
+            else:
+                changed = True
+                queue.append(root)
         return changed
+
+    def _apply_inside(self, stree: SymbolTree, node: Node) -> bool:
+        """Apply to a sub-network's tree, or to the cells of a SequentialCell in turn."""
+        if node.get_node_type() == NodeType.Tree:
+            return self.apply(node.get_sub_tree())
+        changed = False
+        for cell in node.get_handler().nodes():
+            if cell.owner is None:  # erased by an earlier replacement
+                continue
+            if cell.node_type == NodeType.Tree:
+                changed |= self.apply(Node(cell).get_sub_tree())
+            else:
+                changed |= self._replace_match(stree, Node(cell), check_leaks=False) is not None
+        return changed
+
+    def _replace_match(self, stree: SymbolTree, node: Node, check_leaks: bool):
+        """Replace the match rooted at `node`, if any; the last new node, or None."""
+        matched = self._match(self._pattern, node)
+        if matched is None or (check_leaks and self._leaks(matched)):
+            return None
+        new_nodes = self._replacement(self._pattern, self._is_chain, matched) \
+            if self._replacement is not None else []
+        if not new_nodes:
+            return None
+        root = stree.replace(node, new_nodes)
+        for old in reversed(list(matched.values())):
+            if old != node:
+                stree.erase(old)
+        return root
 
     def _match(self, pattern: PatternNode, node: Node):
         """The matched nodes by pattern name, or None."""

@@ -62,13 +62,13 @@ class SymbolTree:
         check_type("SymbolTree", "position", position, (Position,))
         check_type("SymbolTree", "node", node, (Node,))
         tree = position.tree
-        return Node(tree.insert(node.get_handler(), position.node, position.before_node))
+        return Node(tree.insert_node(node.get_handler(), position.node, position.before_node))
 
     def erase(self, node) -> Node:
         check_type("SymbolTree", "node", node, (Node, str))
         impl = _impl(node)
         tree = self._tree_of(impl)
-        return Node(tree.erase(impl))
+        return Node(tree.erase_node(impl))
 
     def replace(self, old_node: Node, new_nodes: list) -> Node:
         check_type("SymbolTree", "old_node", old_node, (Node,))
