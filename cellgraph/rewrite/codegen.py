@@ -181,7 +181,7 @@ def _arguments(tree) -> ast.arguments:
     return arguments
 
 
-def init_def(tree, class_name: str) -> ast.FunctionDef:
+def init_def(tree, class_names: dict) -> ast.FunctionDef:
     """What the rewritten class's __init__ does, for display: take the original network's
     attributes, the Cells and values nodes were inserted with, and rewritten sub-networks."""
     body = [
@@ -202,18 +202,18 @@ def init_def(tree, class_name: str) -> ast.FunctionDef:
     for name, sub_tree in tree.sub_trees.items():
         body.append(ast.Assign(
             targets=[name_expr(name, "self", ast.Store())],
-            value=ast.Call(func=ast.Name(id=sub_tree.opt_class_name(), ctx=ast.Load()),
+            value=ast.Call(func=ast.Name(id=class_names[sub_tree], ctx=ast.Load()),
                            args=[name_expr(name, "self")], keywords=[])))
     for name, container in tree.container_nodes_in_use().items():
         body.append(ast.Assign(targets=[name_expr(name, "self", ast.Store())],
-                               value=_container_expr(name, container)))
+                               value=_container_expr(name, container, class_names)))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg="self"), ast.arg(arg="obj")],
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     return ast.FunctionDef(name="__init__", args=args, body=body, decorator_list=[],
                            returns=None, type_comment=None, type_params=[])
 
 
-def _container_expr(name: str, container) -> ast.AST:
+def _container_expr(name: str, container, class_names: dict) -> ast.AST:
     """`nn.SequentialCell([...])` of a container's cells as its nodes now list them: a cell
     it held as `obj.<name>[i]`, a rewritten one through its class, a new one by node name."""
     original = list(container.instance.cell_list)
@@ -224,25 +224,36 @@ def _container_expr(name: str, container) -> ast.AST:
                              ctx=ast.Load()) if index is not None \
             else ast.Name(id=check_identifier(node.name), ctx=ast.Load())
         if node.symbol_tree is not None:
-            item = ast.Call(func=ast.Name(id=node.symbol_tree.opt_class_name(), ctx=ast.Load()),
+            item = ast.Call(func=ast.Name(id=class_names[node.symbol_tree], ctx=ast.Load()),
                             args=[item], keywords=[])
         items.append(item)
     return ast.Call(func=name_expr("SequentialCell", "nn"),
                     args=[ast.List(elts=items, ctx=ast.Load())], keywords=[])
 
 
-def class_def(tree) -> ast.ClassDef:
-    """`class NetOpt(Net, nn.Cell)` with __init__ and the rewritten construct (display)."""
-    name = tree.opt_class_name()
+def class_def(tree, class_names: dict) -> ast.ClassDef:
+    """`class NetOpt(Net, nn.Cell)` with __init__ and the rewritten construct (display); the
+    classes of sub-trees are named by `class_names`."""
     bases = [ast.Name(id=check_identifier(tree.cls.__name__), ctx=ast.Load()),
              name_expr("Cell", "nn")]
-    return ast.ClassDef(name=name, bases=bases, keywords=[],
-                        body=[init_def(tree, name), construct_def(tree)],
+    return ast.ClassDef(name=tree.opt_class_name(), bases=bases, keywords=[],
+                        body=[init_def(tree, class_names), construct_def(tree)],
                         decorator_list=[], type_params=[])
 
 
 def code_text(tree) -> str:
-    """The rewritten classes, sub-networks first, as Python text."""
-    classes = [class_def(t) for t in tree.trees_in_build_order()]
+    """The rewritten classes, sub-networks first, as Python text. Trees of one class that
+    write the same class share it; others of that class are `NetOpt_1`, `NetOpt_2`..."""
+    class_names, written, counts, classes = {}, {}, {}, []
+    for each in tree.trees_in_build_order():
+        definition = class_def(each, class_names)
+        key = (each.cls, ast.dump(definition))
+        if key not in written:
+            base = definition.name
+            count = counts.get(base, 0)
+            counts[base] = count + 1
+            definition.name = written[key] = base if count == 0 else f"{base}_{count}"
+            classes.append(definition)
+        class_names[each] = written[key]
     module = ast.fix_missing_locations(ast.Module(body=classes, type_ignores=[]))
     return ast.unparse(module) + "\n"

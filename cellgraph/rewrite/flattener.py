@@ -82,6 +82,8 @@ class Flattener:
     def flatten_statement(self, stmt: ast.stmt) -> list:
         """The statements that replace `stmt`: the lifted assignments, then `stmt`."""
         head = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else stmt
+        if isinstance(stmt, ast.If):  # as written, to decide a static `if` later
+            stmt.original_test = copy.deepcopy(stmt.test)
         lifted = self._lift_children(head)
         if isinstance(stmt, (ast.If, ast.For, ast.While)):
             stmt.body = self.flatten_body(stmt.body)

@@ -27,6 +27,7 @@ class NodeImpl:
     source: ast.AST | None = None  # the statement as parsed (its location; kept for Python)
     body: list | None = None  # the nodes of a ControlFlow branch
     loop_target: ast.AST | None = None  # `for <target> in ...`
+    condition: ast.AST | None = None  # an `if`'s test as written, before flattening
     symbol_tree: object = None  # the SymbolTreeImpl of a Tree node
     container: list | None = None  # the nodes of a CellContainer
     owner: list | None = None  # the list of nodes this node sits in
@@ -41,13 +42,12 @@ class NodeImpl:
         return f"Node({self.name}: {self.node_type.name})"
 
     def target_names(self) -> list:
-        """The plain names this node assigns."""
-        return [t.value for t in self.targets
-                if t.type == ValueType.NamingValue and not t.scope]
+        """The names this node assigns, dotted for attributes (`self.c1`)."""
+        return [str(t) for t in self.targets if t.type == ValueType.NamingValue]
 
     def read_names(self) -> list:
-        """The plain names this node's arguments read, with the argument index each sits at
-        (keyword arguments after the positional ones)."""
+        """The names this node's arguments read (dotted for attributes), with the argument
+        index each sits at (keyword arguments after the positional ones)."""
         reads = []
         values = list(self.args) + list(self.kwargs.values())
         for index, value in enumerate(values):
@@ -62,6 +62,15 @@ class NodeImpl:
                 raise TypeError(f"For append_kwarg, kwargs should map str to ScopedValue, "
                                 f"but got {key!r}: {value!r}.")
             self.kwargs[key] = value
+
+    def get_target_users(self, index=None):
+        """{target index: [(node, argument index)]}, or the list of one target's users."""
+        users = self.tree.users(self) if self.tree is not None and self.owner else {}
+        return users if index is None else users.get(index, [])
+
+    def get_arg_providers(self) -> dict:
+        """{argument index: (node, target index)}."""
+        return self.tree.providers(self) if self.tree is not None and self.owner else {}
 
     def nodes(self) -> list:
         """The nodes of a ControlFlow branch or a CellContainer."""
@@ -92,7 +101,7 @@ class NodeImpl:
 
 def _names_in(value: ScopedValue) -> list:
     if value.type == ValueType.NamingValue:
-        return [] if value.scope else [value.value]
+        return [str(value)]
     if value.type in (ValueType.TupleValue, ValueType.ListValue):
         return [name for v in value.value for name in _names_in(v)]
     if value.type == ValueType.DictValue:

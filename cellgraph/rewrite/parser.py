@@ -31,11 +31,14 @@ def _parse_return(tree, stmt: ast.Return) -> list:
 
 def _parse_if(tree, stmt: ast.If) -> list:
     test = value_of(stmt.test)
-    branch = tree.new_node(NodeType.ControlFlow, "if_node", "if", args=[test], source=stmt)
+    condition = getattr(stmt, "original_test", None)
+    branch = tree.new_node(NodeType.ControlFlow, "if_node", "if", args=[test], source=stmt,
+                           condition=condition)
     branch.body = tree.adopt(parse_body(tree, stmt.body), branch)
     nodes = [branch]
     if stmt.orelse:
-        other = tree.new_node(NodeType.ControlFlow, "else_node", "else", args=[test], source=stmt)
+        other = tree.new_node(NodeType.ControlFlow, "else_node", "else", args=[test], source=stmt,
+                              condition=condition)
         other.body = tree.adopt(parse_body(tree, stmt.orelse), other)
         nodes.append(other)
     return nodes

@@ -354,6 +354,14 @@ class SymbolTreeImpl:
         node, source = self.owned(node), self.owned(source, "src_node")
         set_node_arg_by_node(node, index, source, out_index)
 
+    def set_node_target(self, node, index: int, target) -> None:
+        """Make target `index` of `node` assign `target` (a ScopedValue or a name)."""
+        node = self.owned(node)
+        if not 0 <= index < len(node.targets):
+            raise ValueError(f"Index of node's target should be less than "
+                             f"{len(node.targets)}, but got {index}")
+        node.targets[index] = as_value(target)
+
     def set_output(self, return_value: str, index: int) -> NodeImpl:
         outputs = [n for n in self.walk() if n.node_type == NodeType.Output]
         if not outputs:

@@ -5,6 +5,7 @@ from cellgraph.nn.cell import Cell
 
 from ..codegen import code_text
 from ..network import build_network
+from ..static_if import flatten_static_ifs
 from ..symbol_tree import Position, SymbolTreeImpl
 from .node import Node, check_type
 
@@ -104,6 +105,11 @@ class SymbolTree:
             suffix += 1
             candidate = f"{name}_{suffix}"
         return candidate
+
+    def flatten_static_if_control_flow(self) -> None:
+        """Keep, in place of each `if` whose test reads only `self`, globals and builtins,
+        the branch that test takes on the original network."""
+        flatten_static_ifs(self._symbol_tree)
 
     def get_code(self) -> str:
         """The rewritten classes as Python text (for reading: the network is built from the

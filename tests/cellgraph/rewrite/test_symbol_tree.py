@@ -331,3 +331,67 @@ def test_added_input():
     assert tree.get_code().count("def construct(self, x, offset=None):") == 1
     x = Tensor(np.array([-1.0, 2.0], np.float32))
     np.testing.assert_allclose(tree.get_network()(x, 3.0).asnumpy(), [0.0, 6.0])
+
+
+class Static(nn.Cell):
+    MODE = "fast"
+
+    def __init__(self, use_tanh):
+        super().__init__()
+        self.use_tanh = use_tanh
+        self.tanh = nn.Tanh()
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        if self.use_tanh:
+            x = self.tanh(x)
+        else:
+            x = self.relu(x)
+        if Static.MODE == "slow":
+            x = x * 10
+        if x.sum() > 0:
+            x = x + 1
+        return x
+
+
+def test_flatten_static_if_control_flow():
+    # MindSpore 2.10 keeps the taken branch of tests that read only attributes and globals
+    tree = SymbolTree.create(Static(use_tanh=True))
+    tree.flatten_static_if_control_flow()
+    code = tree.get_code()
+    assert code.count("x = self.tanh(x)") == 1 and code.count("self.relu") == 0
+    assert code.count("x * 10") == 0
+    assert code.count("if compare_var_1:") == 1  # a Tensor test is decided when it runs
+    # (the flattened test of the erased `if` stays, as in MindSpore)
+    assert [n.get_name() for n in tree.nodes()][:4] == ["input_x", "tanh", "compare_eq", "sum"]
+    x = Tensor(np.array([-1.0, 0.5], np.float32))
+    np.testing.assert_allclose(tree.get_network()(x).asnumpy(), np.tanh([-1.0, 0.5]),
+                               rtol=1e-6)
+    tree = SymbolTree.create(Static(use_tanh=False))
+    tree.flatten_static_if_control_flow()
+    assert tree.get_code().count("x = self.relu(x)") == 1
+    np.testing.assert_allclose(tree.get_network()(x).asnumpy(), [1.0, 1.5])
+
+
+class Twice(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.first = Static(True)
+        self.second = Static(True)
+        self.third = Static(False)
+
+    def construct(self, x):
+        return self.third(self.second(self.first(x)))
+
+
+def test_classes_written_once_per_distinct_code():
+    tree = SymbolTree.create(Twice())
+    tree.get_node("third").get_sub_tree().erase(tree.get_node("third").get_sub_tree()
+                                                .get_node("binop_add"))
+    code = tree.get_code()
+    # as MindSpore 2.10 names them: equal code shares a class, other code gets `_1`
+    assert code.count("class StaticOpt(Static, nn.Cell):") == 1
+    assert code.count("class StaticOpt_1(Static, nn.Cell):") == 1
+    assert code.count("self.first = StaticOpt(self.first)") == 1
+    assert code.count("self.second = StaticOpt(self.second)") == 1
+    assert code.count("self.third = StaticOpt_1(self.third)") == 1
