@@ -35,7 +35,9 @@ _AST_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def register_function_ast(fn, node, info: SourceInfo) -> None:
     """Give a function made by compiling an AST (no source text of its own, as rewrite's
-    networks are) the gast FunctionDef the front end parses it from."""
+    networks are) the gast FunctionDef the front end parses it from, private names mangled as
+    the compiled code has them."""
+    _mangle_private_names(node, fn)
     _AST_CACHE[fn.__code__] = (node, info)
 
 

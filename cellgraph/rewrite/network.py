@@ -20,12 +20,21 @@ def network_class(tree, sub_classes: dict, containers: dict) -> type:
     the class made for each sub-tree and the network it rewrites, `containers` the rebuilt
     SequentialCells."""
     function = construct_def(tree)
-    code = compile(ast.Module(body=[function], type_ignores=[]), tree.filename, "exec")
+    # compiled in a class body of the defining class's name, so that `super()` and private
+    # names work as they did there; `__class__` is then made the defining class itself
+    owner = tree.owner_cls
+    holder = ast.ClassDef(name=owner.__name__, bases=[], keywords=[], body=[function],
+                          decorator_list=[], type_params=[])
+    ast.copy_location(holder, function)
+    code = compile(ast.Module(body=[holder], type_ignores=[]), tree.filename, "exec")
     namespace = dict(tree.namespace)
     namespace.update(getattr(tree, "global_bindings", {}))
     made: dict = {}
     exec(code, namespace, made)  # noqa: S102 - compiled from an AST built node by node
-    construct = made[function.name]
+    construct = vars(made[owner.__name__])[function.name]
+    if "__class__" in construct.__code__.co_freevars:
+        index = construct.__code__.co_freevars.index("__class__")
+        construct.__closure__[index].cell_contents = owner
     register_function_ast(construct, gast.ast_to_gast(copy.deepcopy(function)),
                           SourceInfo(tree.filename, 1, tree.indent))
     name = tree.opt_class_name()

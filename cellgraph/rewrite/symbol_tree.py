@@ -54,21 +54,6 @@ def _class_source(cls) -> tuple:
     return class_ast, filename, indent
 
 
-def _mangle_private_names(function: ast.FunctionDef, class_name: str) -> None:
-    """Write `self.__x` as the class body compiled it (`self._Net__x`): the rewritten method is
-    compiled outside the class."""
-    owner = class_name.lstrip("_")
-
-    def mangled(name):
-        return f"_{owner}{name}" if name.startswith("__") and not name.endswith("__") else name
-
-    for sub in ast.walk(function):
-        if isinstance(sub, ast.Attribute):
-            sub.attr = mangled(sub.attr)
-        elif isinstance(sub, ast.Name):
-            sub.id = mangled(sub.id)
-
-
 class SymbolTreeImpl:
     """The nodes of `network`'s construct and how to write them back."""
 
@@ -76,12 +61,12 @@ class SymbolTreeImpl:
         self.network = network
         self.cls = type(network)
         owner = next((k for k in self.cls.__mro__ if "construct" in vars(k)), self.cls)
+        self.owner_cls = owner  # the class whose construct is parsed
         class_ast, self.filename, self.indent = _class_source(owner)
         function = next((n for n in class_ast.body
                          if isinstance(n, ast.FunctionDef) and n.name == "construct"), None)
         if function is None:
             raise RuntimeError(f"For rewrite, {owner.__name__} has no construct method.")
-        _mangle_private_names(function, owner.__name__)
         self.namespace = vars(inspect.getmodule(owner)) if inspect.getmodule(owner) else {}
         self.function_ast = function
         self.names: set = set()  # node names

@@ -395,3 +395,46 @@ def test_classes_written_once_per_distinct_code():
     assert code.count("self.first = StaticOpt(self.first)") == 1
     assert code.count("self.second = StaticOpt(self.second)") == 1
     assert code.count("self.third = StaticOpt_1(self.third)") == 1
+
+
+def _triple(x):
+    return x * 3
+
+
+class Offset(nn.Cell):
+    def construct(self, x):
+        return x + 1
+
+
+class Features(Offset):
+    def __init__(self):
+        super().__init__()
+        self.__scale = 2.0
+        self.layers = nn.CellList([nn.ReLU(), nn.Tanh()])
+
+    def construct(self, x, *args, factor=1.0):
+        y = super().construct(x)
+        y = y * self.__scale
+        double = lambda t: t * 2
+        y = double(y) + [v * 2 for v in (1, 2)][0]  # noqa: RUF015 (a list in construct)
+        for layer in self.layers:
+            y = layer(y)
+        y = _triple(y) * factor
+        y += 1
+        if args:
+            y = y + args[0]
+        return y
+
+
+@pytest.mark.parametrize("mode", [cellgraph.GRAPH_MODE, cellgraph.PYNATIVE_MODE])
+def test_super_private_names_and_closures_keep_working(mode):
+    cellgraph.set_context(mode=mode)
+    net = Features()
+    tree = SymbolTree.create(net)
+    code = tree.get_code()
+    assert code.count("y = y * self.__scale") == 1
+    assert code.count("super_var = super()") == 1 and code.count("self_layers = self.layers") == 1
+    x = Tensor(np.array([0.5, -1.0], np.float32))
+    want = np.tanh(np.maximum((x.asnumpy() + 1) * 2.0 * 2 + 2, 0)) * 3 * 0.5 + 1
+    np.testing.assert_allclose(tree.get_network()(x, factor=0.5).asnumpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(net(x, factor=0.5).asnumpy(), want, rtol=1e-6)
