@@ -141,18 +141,20 @@ STATEMENT_WRITERS = {
 
 def body_statements(nodes: list) -> list:
     """The statements the nodes of one body write, in order, each placed at the line of the
-    statement its node was parsed from."""
-    out = []
+    statement its node was parsed from (a node made through the API: the line of the node
+    before it, where errors then point)."""
+    out, anchor = [], None
     for node in nodes:
         start = len(out)
         STATEMENT_WRITERS[node.form](node, out)
+        anchor = node.source if isinstance(node.source, ast.stmt) else anchor
         for stmt in out[start:]:
             if node.form == "if":
                 stmt._rewrite_test = node.args[0]
             elif node.form in ("for", "while"):
                 stmt._rewrite_head = node.args[0]
-            if node.source is not None and stmt is not node.source:
-                ast.copy_location(stmt, node.source)
+            if anchor is not None and stmt is not node.source:
+                ast.copy_location(stmt, anchor)
     return out
 
 

@@ -438,3 +438,16 @@ def test_super_private_names_and_closures_keep_working(mode):
     want = np.tanh(np.maximum((x.asnumpy() + 1) * 2.0 * 2 + 2, 0)) * 3 * 0.5 + 1
     np.testing.assert_allclose(tree.get_network()(x, factor=0.5).asnumpy(), want, rtol=1e-6)
     np.testing.assert_allclose(net(x, factor=0.5).asnumpy(), want, rtol=1e-6)
+
+
+def test_errors_of_inserted_nodes_point_at_the_line_before():
+    tree = SymbolTree.create(Scale())
+    bad = Node.create_call_cell(nn.Dense(4, 4), ["x"], [ScopedValue.create_naming_value("x")],
+                                name="bad")
+    tree.insert(tree.before(tree.get_node("relu")), bad)
+    with pytest.raises(ValueError, match=r"in_channels=4[\s\S]*def construct"):
+        tree.get_network()(Tensor(np.ones((1, 2), np.float32)))
+    tree.erase(bad)
+    tree.insert(tree.after(tree.get_node("relu")), bad)
+    with pytest.raises(ValueError, match=r"in_channels=4[\s\S]*y = self.relu\(x\) \* self.w"):
+        tree.get_network()(Tensor(np.ones((1, 2), np.float32)))
