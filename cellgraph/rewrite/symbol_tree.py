@@ -72,7 +72,7 @@ class SymbolTreeImpl:
         self.names: set = set()  # node names
         self.added_attributes: dict = {}  # attribute name -> value given with an inserted node
         self.sub_trees: dict = {}  # attribute name -> SymbolTreeImpl of a user-defined Cell
-        self._opt_class = None
+        self.saved_file_name = "./network_define.py"
         function.body = Flattener(used_names(function)).flatten_body(function.body)
         inputs = [self.new_node(NodeType.Input, f"input_{a.arg}", "input",
                                 targets=[ScopedValue.create_naming_value(a.arg)], source=a)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from cellgraph.nn.cell import Cell
+from cellgraph.safe_io import write_bytes
 
 from ..codegen import code_text
 from ..network import build_network
@@ -119,6 +120,19 @@ class SymbolTree:
     def get_network(self) -> Cell:
         """A new network that runs the tree as it is now."""
         return build_network(self._symbol_tree)
+
+    def set_saved_file_name(self, file_name: str) -> None:
+        """The file save_network_to_file writes (".py" added unless it ends so)."""
+        check_type("Saving network", "file_name", file_name, (str,))
+        self._symbol_tree.saved_file_name = file_name if file_name.endswith(".py") \
+            else file_name + ".py"
+
+    def get_saved_file_name(self) -> str:
+        return self._symbol_tree.saved_file_name
+
+    def save_network_to_file(self) -> None:
+        """Write get_code()'s text to the saved file name (atomically), for reading."""
+        write_bytes(self._symbol_tree.saved_file_name, self.get_code().encode("utf-8"))
 
     def get_origin_network(self) -> Cell:
         return self._symbol_tree.network

@@ -451,3 +451,15 @@ def test_errors_of_inserted_nodes_point_at_the_line_before():
     tree.insert(tree.after(tree.get_node("relu")), bad)
     with pytest.raises(ValueError, match=r"in_channels=4[\s\S]*y = self.relu\(x\) \* self.w"):
         tree.get_network()(Tensor(np.ones((1, 2), np.float32)))
+
+
+def test_save_network_to_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    tree = SymbolTree.create(Scale())
+    assert tree.get_saved_file_name() == "./network_define.py"
+    tree.save_network_to_file()
+    assert (tmp_path / "network_define.py").read_text() == tree.get_code()
+    tree.set_saved_file_name("scaled")
+    assert tree.get_saved_file_name() == "scaled.py"
+    tree.save_network_to_file()
+    assert "class ScaleOpt(Scale, nn.Cell):" in (tmp_path / "scaled.py").read_text()
