@@ -169,6 +169,17 @@ def construct_def(tree) -> ast.FunctionDef:
     return ast.fix_missing_locations(function)
 
 
+def function_def(scope) -> ast.FunctionDef:
+    """A parsed helper function's definition as its nodes now write it."""
+    original = scope.definition
+    function = ast.FunctionDef(name=original.name, args=copy.deepcopy(original.args),
+                               body=body_statements(scope.nodes) or [ast.Pass()],
+                               decorator_list=[], returns=None, type_comment=None,
+                               type_params=[])
+    ast.copy_location(function, original)
+    return ast.fix_missing_locations(function)
+
+
 def _arguments(tree) -> ast.arguments:
     """The forward method's parameters, with the Input nodes inserted through the API after
     the positional ones (default None unless given)."""
@@ -239,7 +250,9 @@ def class_def(tree, class_names: dict) -> ast.ClassDef:
     bases = [ast.Name(id=check_identifier(tree.cls.__name__), ctx=ast.Load()),
              name_expr("Cell", "nn")]
     return ast.ClassDef(name=tree.opt_class_name(), bases=bases, keywords=[],
-                        body=[init_def(tree, class_names), construct_def(tree)],
+                        body=[init_def(tree, class_names), construct_def(tree)] + [
+                            function_def(scope) for scope in tree.function_scopes.values()
+                            if scope is not None and scope.kind == "method"],
                         decorator_list=[], type_params=[])
 
 
@@ -247,7 +260,13 @@ def code_text(tree) -> str:
     """The rewritten classes, sub-networks first, as Python text. Trees of one class that
     write the same class share it; others of that class are `NetOpt_1`, `NetOpt_2`..."""
     class_names, written, counts, classes = {}, {}, {}, []
+    functions = []  # the parsed global functions, each distinct text once
     for each in tree.trees_in_build_order():
+        for scope in each.function_scopes.values():
+            if scope is not None and scope.kind == "global":
+                definition = function_def(scope)
+                if all(ast.dump(definition) != ast.dump(f) for f in functions):
+                    functions.append(definition)
         definition = class_def(each, class_names)
         key = (each.cls, ast.dump(definition))
         if key not in written:
@@ -257,5 +276,5 @@ def code_text(tree) -> str:
             definition.name = written[key] = base if count == 0 else f"{base}_{count}"
             classes.append(definition)
         class_names[each] = written[key]
-    module = ast.fix_missing_locations(ast.Module(body=classes, type_ignores=[]))
+    module = ast.fix_missing_locations(ast.Module(body=functions + classes, type_ignores=[]))
     return ast.unparse(module) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
 
 import gast
 
@@ -12,37 +13,68 @@ from cellgraph.compiler.source import SourceInfo, register_function_ast
 from cellgraph.nn.cell import Cell
 from cellgraph.nn.layer.container import SequentialCell
 
-from .codegen import construct_def
+from .codegen import construct_def, function_def
 
 
 def network_class(tree, sub_classes: dict, containers: dict) -> type:
     """The class of the rewritten network of `tree`; `sub_classes` holds, by attribute name,
     the class made for each sub-tree and the network it rewrites, `containers` the rebuilt
-    SequentialCells."""
-    function = construct_def(tree)
-    # compiled in a class body of the defining class's name, so that `super()` and private
-    # names work as they did there; `__class__` is then made the defining class itself
-    owner = tree.owner_cls
-    holder = ast.ClassDef(name=owner.__name__, bases=[], keywords=[], body=[function],
-                          decorator_list=[], type_params=[])
-    ast.copy_location(holder, function)
-    code = compile(ast.Module(body=[holder], type_ignores=[]), tree.filename, "exec")
-    namespace = dict(tree.namespace)
-    namespace.update(getattr(tree, "global_bindings", {}))
+    SequentialCells. Parsed helper methods become methods of the class, parsed global
+    functions globals of the namespaces the rewritten code runs in."""
+    bindings = getattr(tree, "global_bindings", {})
+    namespaces = []
+
+    def namespace_of(globals_: dict) -> dict:
+        namespace = dict(globals_)
+        namespace.update(bindings)
+        namespaces.append(namespace)
+        return namespace
+
+    members = {"construct": _compile(construct_def(tree), tree.owner_cls,
+                                     namespace_of(tree.namespace), tree.filename, tree.indent)}
+    rewritten = {}
+    for scope in tree.function_scopes.values():
+        if scope is None:
+            continue
+        definition = function_def(scope)
+        compiled = _compile(definition, scope.owner_cls,
+                            namespace_of(scope.function.__globals__), scope.filename,
+                            scope.indent)
+        if scope.kind == "method":
+            members[definition.name] = compiled
+        else:
+            rewritten[scope.function] = compiled
+    for namespace in namespaces:  # calls of a parsed global reach its rewritten version
+        for key, value in list(namespace.items()):
+            if inspect.isfunction(value) and value in rewritten:
+                namespace[key] = rewritten[value]
+    name = tree.opt_class_name()
+    members.update({"__init__": _init_from(dict(tree.added_attributes), dict(sub_classes),
+                                           dict(containers)),
+                    "__module__": tree.cls.__module__, "__qualname__": name})
+    return type(tree.cls)(name, (tree.cls,), members)
+
+
+def _compile(function: ast.FunctionDef, owner, namespace: dict, filename: str, indent: int):
+    """The function `function` defines, compiled from its AST in `namespace`. A method is
+    compiled in a class body of its defining class's name, so that `super()` and private
+    names work as they did there, and its `__class__` is made that class itself."""
+    body = function
+    if owner is not None:
+        body = ast.copy_location(ast.ClassDef(name=owner.__name__, bases=[], keywords=[],
+                                              body=[function], decorator_list=[],
+                                              type_params=[]), function)
+    code = compile(ast.Module(body=[body], type_ignores=[]), filename, "exec")
     made: dict = {}
     exec(code, namespace, made)  # noqa: S102 - compiled from an AST built node by node
-    construct = vars(made[owner.__name__])[function.name]
-    if "__class__" in construct.__code__.co_freevars:
-        index = construct.__code__.co_freevars.index("__class__")
-        construct.__closure__[index].cell_contents = owner
-    register_function_ast(construct, gast.ast_to_gast(copy.deepcopy(function)),
-                          SourceInfo(tree.filename, 1, tree.indent))
-    name = tree.opt_class_name()
-    members = {"construct": construct,
-               "__init__": _init_from(dict(tree.added_attributes), dict(sub_classes),
-                                         dict(containers)),
-               "__module__": tree.cls.__module__, "__qualname__": name}
-    return type(tree.cls)(name, (tree.cls,), members)
+    compiled = vars(made[owner.__name__])[function.name] if owner is not None \
+        else made[function.name]
+    if "__class__" in compiled.__code__.co_freevars:
+        index = compiled.__code__.co_freevars.index("__class__")
+        compiled.__closure__[index].cell_contents = owner
+    register_function_ast(compiled, gast.ast_to_gast(copy.deepcopy(function)),
+                          SourceInfo(filename, 1, indent))
+    return compiled
 
 
 def _init_from(added: dict, sub_classes: dict, containers: dict):

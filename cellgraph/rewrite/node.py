@@ -29,6 +29,7 @@ class NodeImpl:
     loop_target: ast.AST | None = None  # `for <target> in ...`
     condition: ast.AST | None = None  # an `if`'s test as written, before flattening
     symbol_tree: object = None  # the SymbolTreeImpl of a Tree node
+    function_scope: object = None  # the parsed user function a CallFunction node calls
     container: list | None = None  # the nodes of a CellContainer
     owner: list | None = None  # the list of nodes this node sits in
     tree: object = None  # the SymbolTreeImpl it belongs to

@@ -8,6 +8,7 @@ import builtins
 
 from .api.node_type import NodeType
 from .api.scoped_value import ScopedValue, ValueType
+from .functions import callee_function, parse_function
 from .values import dotted_parts, target_values, value_of
 
 
@@ -137,6 +138,11 @@ def _parse_call(tree, call: ast.Call, targets, stmt):
                          args=[value_of(a) for a in call.args],
                          kwargs={kw.arg: value_of(kw.value) for kw in call.keywords},
                          instance=instance, source=stmt)
+    reached = callee_function(tree, parts, instance) \
+        if node_type in (NodeType.CallMethod, NodeType.CallFunction) else None
+    scope = parse_function(tree, reached[0], reached[1], node) if reached else None
+    if scope is not None:
+        node.node_type, node.function_scope, node.body = NodeType.CallFunction, scope, scope.nodes
     if node_type == NodeType.Tree:
         node.symbol_tree = tree.sub_tree_for(parts[-1], instance)
     elif node_type == NodeType.CellContainer:

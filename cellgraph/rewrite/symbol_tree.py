@@ -15,6 +15,7 @@ from cellgraph.ops.primitive_class import PrimitiveClass
 from .api.node_type import NodeType
 from .api.scoped_value import ScopedValue, ValueType
 from .flattener import Flattener, used_names
+from .functions import enclosing_scope
 from .node import NodeImpl
 from .parser import parse_body, resolve_dotted
 from .values import as_value, check_identifier
@@ -72,6 +73,7 @@ class SymbolTreeImpl:
         self.names: set = set()  # node names
         self.added_attributes: dict = {}  # attribute name -> value given with an inserted node
         self.sub_trees: dict = {}  # attribute name -> SymbolTreeImpl of a user-defined Cell
+        self.function_scopes: dict = {}  # user function -> its FunctionScope
         self.saved_file_name = "./network_define.py"
         function.body = Flattener(used_names(function)).flatten_body(function.body)
         inputs = [self.new_node(NodeType.Input, f"input_{a.arg}", "input",
@@ -148,14 +150,16 @@ class SymbolTreeImpl:
         """Every node of this tree in program order, branch bodies inside their branch."""
         for node in self.root_nodes if nodes is None else nodes:
             yield node
-            if node.body:
+            if node.body and node.function_scope is None:
                 yield from self.walk(node.body)
 
     def all_nodes(self, subtree_nodes: bool = False) -> list:
         """The top-level nodes, then those of each branch, level by level; with
         `subtree_nodes`, the nodes of sub-trees after."""
-        result, level = [], list(self.root_nodes)
+        result, level, seen = [], list(self.root_nodes), set()
         while level:
+            level = [node for node in level if id(node) not in seen]
+            seen.update(id(node) for node in level)
             result.extend(level)
             level = [child for node in level for child in node.children()]
         if subtree_nodes:
@@ -178,13 +182,19 @@ class SymbolTreeImpl:
     def input_nodes(self) -> list:
         return [n for n in self.root_nodes if n.node_type == NodeType.Input]
 
+    def _scope_order(self, node: NodeImpl) -> list:
+        """The nodes of the function `node` runs in (construct or a parsed helper), in
+        program order."""
+        scope = enclosing_scope(node)
+        return list(self.walk(None if scope is None else scope.nodes))
+
     def providers(self, node: NodeImpl) -> dict:
         """{argument index: (node, target index)}: the latest node before `node` that assigns
         the name an argument reads. A cell of a SequentialCell reads the cell before it."""
         if node.in_container():
             index = node.owner.index(node)
             return {0: (node.owner[index - 1], 0)} if index > 0 else {}
-        order = list(self.walk())
+        order = self._scope_order(node)
         before = order[:order.index(node)]
         found = {}
         for name, index in node.read_names():
@@ -202,7 +212,7 @@ class SymbolTreeImpl:
         if node.in_container():
             index = node.owner.index(node)
             return {0: [(node.owner[index + 1], 0)] if index + 1 < len(node.owner) else []}
-        order = list(self.walk())
+        order = self._scope_order(node)
         after = order[order.index(node) + 1:]
         result = {}
         for target_index, name in enumerate(node.target_names()):
@@ -272,6 +282,11 @@ class SymbolTreeImpl:
             if node.node_type == NodeType.Tree:
                 node.symbol_tree = SymbolTreeImpl(node.instance)
         elif node.form == "call" and node.holds_callee:
+            scope = enclosing_scope(node)
+            if scope is not None and scope.kind == "global":
+                raise TypeError(f"For rewrite, the Cell of node '{requested}' cannot be "
+                                f"inserted into function {scope.function.__name__}: it has "
+                                f"no `self` to hold it.")
             attribute = self._free_attribute(requested)
             node.func = ScopedValue.create_naming_value(attribute, "self")
             if node.node_type == NodeType.Tree:
