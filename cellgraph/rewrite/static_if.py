@@ -1,7 +1,8 @@
-"""Deciding an `if` of the forward method while rewriting: a test that reads no local variable
-(only `self`, the module's globals and the builtins) is evaluated once, on the original
-network, as MindSpore's rewrite does; `flatten_static_if_control_flow` then keeps the branch it
-picks in place of the `if`."""
+"""Flattening branches: `flatten_nodes` puts a ControlFlow node's body where the node was.
+Deciding an `if` while rewriting: a test that reads no local variable (only `self`, the
+module's globals and the builtins) is evaluated once, on the original network, as MindSpore's
+rewrite does; `flatten_static_if_control_flow` then keeps the branch it picks in place of the
+`if`."""
 from __future__ import annotations
 
 import ast
@@ -55,6 +56,22 @@ def flatten_static_ifs(tree) -> None:
             _splice(tree, node)
         else:
             tree.erase_node(node)
+
+
+def flatten_branch(tree, node, erase_nodes_after_return: bool = False) -> None:
+    """Put a ControlFlow node's nodes where it was; with `erase_nodes_after_return`, the nodes
+    after a `return` among them go (they could no longer run)."""
+    if node.node_type != NodeType.ControlFlow:
+        raise ValueError(f"For flatten_nodes, the type of node can only be ControlFlow, but "
+                         f"got {node.node_type}.")
+    node = tree.owned(node)
+    body, index = node.owner, node.owner.index(node)
+    moved = list(node.body)
+    _splice(tree, node)
+    returns = [i for i, child in enumerate(moved) if child.node_type == NodeType.Output]
+    if erase_nodes_after_return and returns:
+        for later in list(body[index + returns[0] + 1:]):
+            tree.erase_node(later)
 
 
 def _splice(tree, node) -> None:

@@ -6,7 +6,7 @@ from cellgraph.safe_io import write_bytes
 
 from ..codegen import code_text
 from ..network import build_network
-from ..static_if import flatten_static_ifs
+from ..static_if import flatten_branch, flatten_static_ifs
 from ..symbol_tree import Position, SymbolTreeImpl
 from .node import Node, check_type
 
@@ -106,6 +106,15 @@ class SymbolTree:
             suffix += 1
             candidate = f"{name}_{suffix}"
         return candidate
+
+    def flatten_nodes(self, node: Node, erase_nodes_after_return: bool = False) -> None:
+        """Put the nodes of a ControlFlow node where it was (and, with
+        `erase_nodes_after_return`, drop the nodes a `return` among them makes dead)."""
+        check_type("flatten_nodes", "node", node, (Node,))
+        check_type("flatten_nodes", "erase_nodes_after_return", erase_nodes_after_return,
+                   (bool,))
+        impl = node.get_handler()
+        flatten_branch(self._tree_of(impl), impl, erase_nodes_after_return)
 
     def flatten_static_if_control_flow(self) -> None:
         """Keep, in place of each `if` whose test reads only `self`, globals and builtins,

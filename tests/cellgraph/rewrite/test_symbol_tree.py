@@ -463,3 +463,27 @@ def test_save_network_to_file(tmp_path, monkeypatch):
     assert tree.get_saved_file_name() == "scaled.py"
     tree.save_network_to_file()
     assert "class ScaleOpt(Scale, nn.Cell):" in (tmp_path / "scaled.py").read_text()
+
+
+class EarlyReturn(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        if x.sum() > 0:
+            x = self.relu(x)
+            return x
+        x = x * 2
+        return x
+
+
+def test_flatten_nodes():
+    tree = SymbolTree.create(EarlyReturn())
+    with pytest.raises(ValueError):
+        tree.flatten_nodes(tree.get_node("relu"))
+    tree.flatten_nodes(tree.get_node("if_node"), erase_nodes_after_return=True)
+    assert [n.get_name() for n in tree.nodes()] == \
+        ["input_x", "sum", "compare_gt", "relu", "return"]
+    x = Tensor(np.array([-1.0, -2.0], np.float32))
+    np.testing.assert_allclose(tree.get_network()(x).asnumpy(), [0.0, 0.0])
