@@ -67,8 +67,8 @@ class Node:
     def create_call_cell(cell, targets, args=None, kwargs=None, name: str = "",
                          is_sub_net: bool = False) -> Node:
         """A node `targets = self.<name>(*args, **kwargs)` calling `cell` (a Cell or a
-        primitive), held by the network as the attribute `name` once inserted. A user-defined
-        Cell becomes a Tree node, with its own SymbolTree."""
+        primitive), held by the network as the attribute `name` once inserted. With
+        `is_sub_net`, a user-defined Cell becomes a Tree node with its own SymbolTree."""
         check_type("Node", "cell", cell, (Cell, Primitive, PrimitiveClass))
         _check_items("Node", "targets", targets, (ScopedValue, str))
         check_type("Node", "name", name, (str,))
@@ -78,7 +78,7 @@ class Node:
         if kwargs is not None:
             _check_kwargs("Node", kwargs)
         name = check_identifier(name or type(cell).__name__.lower(), "the node's name")
-        node_type = NodeType.Tree if is_user_cell(cell) else NodeType.CallCell \
+        node_type = NodeType.Tree if is_sub_net and is_user_cell(cell) else NodeType.CallCell \
             if isinstance(cell, Cell) else NodeType.CallPrimitive
         impl = NodeImpl(node_type, name, "call", targets=_targets(targets),
                         func=ScopedValue.create_naming_value(name, "self"),

@@ -487,3 +487,20 @@ def test_flatten_nodes():
         ["input_x", "sum", "compare_gt", "relu", "return"]
     x = Tensor(np.array([-1.0, -2.0], np.float32))
     np.testing.assert_allclose(tree.get_network()(x).asnumpy(), [0.0, 0.0])
+
+
+def test_inserted_sub_network_is_a_tree_only_when_asked():
+    tree = SymbolTree.create(Scale())
+    plain = Node.create_call_cell(Scale(), ["y"], [ScopedValue.create_naming_value("y")],
+                                  name="again")
+    assert plain.get_node_type() == NodeType.CallCell
+    parsed = Node.create_call_cell(Scale(), ["y"], [ScopedValue.create_naming_value("y")],
+                                   name="twice", is_sub_net=True)
+    assert parsed.get_node_type() == NodeType.Tree
+    tree.insert(tree.after(tree.get_node("binop_mult")), plain)
+    tree.insert(tree.after(plain), parsed)
+    parsed.get_sub_tree().get_node("binop_mult").set_arg(1, ScopedValue.create_variable_value(
+        10.0))
+    assert tree.get_code().count("class ScaleOpt_1(Scale, nn.Cell):") == 1
+    x = Tensor(np.array([-1.0, 0.5], np.float32))
+    np.testing.assert_allclose(tree.get_network()(x).asnumpy(), [0.0, 0.5 * 2 * 2 * 10])
