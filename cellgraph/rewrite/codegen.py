@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from .cells import container_cells
 from .values import check_identifier, expr_of, name_expr
 
 
@@ -227,9 +228,10 @@ def init_def(tree, class_names: dict) -> ast.FunctionDef:
 
 
 def _container_expr(name: str, container, class_names: dict) -> ast.AST:
-    """`nn.SequentialCell([...])` of a container's cells as its nodes now list them: a cell
-    it held as `obj.<name>[i]`, a rewritten one through its class, a new one by node name."""
-    original = list(container.instance.cell_list)
+    """The container of a CellContainer node's cells as its nodes now list them (a
+    SequentialCell, a CellList, a list or a tuple): a cell it held as `obj.<name>[i]`, a
+    rewritten one through its class, a new one by node name."""
+    original = container_cells(container.instance)
     items = []
     for node in container.container:
         index = next((i for i, c in enumerate(original) if c is node.instance), None)
@@ -240,7 +242,10 @@ def _container_expr(name: str, container, class_names: dict) -> ast.AST:
             item = ast.Call(func=ast.Name(id=class_names[node.symbol_tree], ctx=ast.Load()),
                             args=[item], keywords=[])
         items.append(item)
-    return ast.Call(func=name_expr("SequentialCell", "nn"),
+    if isinstance(container.instance, (list, tuple)):
+        kind = ast.List if isinstance(container.instance, list) else ast.Tuple
+        return kind(elts=items, ctx=ast.Load())
+    return ast.Call(func=name_expr(type(container.instance).__name__, "nn"),
                     args=[ast.List(elts=items, ctx=ast.Load())], keywords=[])
 
 

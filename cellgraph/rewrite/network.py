@@ -11,7 +11,7 @@ import gast
 
 from cellgraph.compiler.source import SourceInfo, register_function_ast
 from cellgraph.nn.cell import Cell
-from cellgraph.nn.layer.container import SequentialCell
+from cellgraph.nn.layer.container import CellList, SequentialCell
 
 from .codegen import construct_def, function_def
 
@@ -113,8 +113,12 @@ def _class_of(tree) -> type:
     return network_class(tree, subs, containers)
 
 
-def _container(node) -> SequentialCell:
-    """A SequentialCell of the container node's cells as they now are."""
+def _container(node):
+    """A new container of the node's kind (SequentialCell, CellList, list, tuple) holding its
+    cells as they now are."""
     cells = [_class_of(n.symbol_tree)(n.symbol_tree.network) if n.symbol_tree is not None
              else n.instance for n in node.container]
-    return SequentialCell(cells)
+    held = node.instance
+    if isinstance(held, (list, tuple)):
+        return type(held)(cells)
+    return (SequentialCell if isinstance(held, SequentialCell) else CellList)(cells)

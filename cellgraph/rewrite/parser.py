@@ -8,6 +8,7 @@ import builtins
 
 from .api.node_type import NodeType
 from .api.scoped_value import ScopedValue, ValueType
+from .cells import is_cell_sequence
 from .functions import callee_function, parse_function
 from .values import dotted_parts, target_values, value_of
 
@@ -169,6 +170,24 @@ _STATEMENT_PARSERS = {
     ast.While: _parse_loop("while"),
 }
 
+def _parse_attribute(tree, value: ast.Attribute, targets, stmt):
+    """`x = self.attr`; a CellContainer node when the attribute is a CellList or a list of
+    Cells (its cells are nodes, as MindSpore's rewrite lists them)."""
+    node = _parse_plain_value("attribute_assign")(tree, value, targets, stmt)
+    parts = dotted_parts(value)
+    if parts is None or len(parts) != 2 or parts[0] != "self":
+        return node
+    held = getattr(tree.network, parts[1], None)
+    if not is_cell_sequence(held):
+        return node
+    tree.names.discard(node.name)
+    node.name = tree.unique_name(f"self.{parts[1]}")
+    node.node_type, node.instance = NodeType.CellContainer, held
+    node.func = ScopedValue(ValueType.NamingValue, "self", parts[1])
+    node.container = tree.adopt(tree.container_nodes(held, node), node)
+    return node
+
+
 _VALUE_PARSERS = {
     ast.Call: _parse_call,
     ast.BinOp: _parse_binop,
@@ -176,7 +195,7 @@ _VALUE_PARSERS = {
     ast.BoolOp: _parse_boolop,
     ast.Compare: _parse_compare,
     ast.Name: _parse_plain_value("name_assign"),
-    ast.Attribute: _parse_plain_value("attribute_assign"),
+    ast.Attribute: _parse_attribute,
     ast.Constant: _parse_plain_value("constant_assign"),
     ast.Subscript: _parse_plain_value("subscript_var"),
     ast.Tuple: _parse_container("tuple"),

@@ -14,13 +14,12 @@ from cellgraph.ops.primitive_class import PrimitiveClass
 
 from .api.node_type import NodeType
 from .api.scoped_value import ScopedValue, ValueType
+from .cells import container_cells, is_user_cell
 from .flattener import Flattener, used_names
 from .functions import enclosing_scope
 from .node import NodeImpl
 from .parser import parse_body, resolve_dotted
 from .values import as_value, check_identifier
-
-_LIBRARY_ROOTS = ("cellgraph", "mindspore")
 
 
 @dataclass(frozen=True)
@@ -30,13 +29,6 @@ class Position:
     tree: object
     node: NodeImpl
     before_node: bool
-
-
-def is_user_cell(cell) -> bool:
-    """A Cell whose class the user wrote (rewrite parses its forward method as a sub-tree);
-    library Cells (nn.Dense, nn.ReLU) are called as they are."""
-    module = type(cell).__module__ or ""
-    return isinstance(cell, Cell) and module.split(".")[0] not in _LIBRARY_ROOTS
 
 
 def _class_source(cls) -> tuple:
@@ -129,7 +121,7 @@ class SymbolTreeImpl:
         user-defined Cell, a CallCell node otherwise. Each shows the call's targets and
         arguments, as MindSpore's do."""
         nodes = []
-        for cell in container.cell_list:
+        for cell in container_cells(container):
             node_type = NodeType.Tree if is_user_cell(cell) else NodeType.CallCell
             node = self.new_node(node_type, type(cell).__name__, "cell", instance=cell,
                                  targets=list(call.targets), args=list(call.args))
@@ -388,7 +380,8 @@ class SymbolTreeImpl:
         return list(self.sub_trees.values()) + in_containers
 
     def container_nodes_in_use(self) -> dict:
-        """{attribute: CellContainer node} for the SequentialCells the forward method calls."""
+        """{attribute: CellContainer node} for the SequentialCells the forward method calls
+        and the sequences of Cells it reads (`for block in self.blocks`)."""
         found = {}
         for node in self.walk():
             if node.node_type == NodeType.CellContainer and node.func is not None and \

@@ -8,8 +8,9 @@ from cellgraph.ops.primitive import Primitive
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives.core import Primitive as OpPrimitive
 
+from ..cells import is_user_cell
 from ..node import NodeImpl
-from ..symbol_tree import is_user_cell, set_node_arg, set_node_arg_by_node
+from ..symbol_tree import set_node_arg, set_node_arg_by_node
 from ..values import as_value, check_identifier
 from .node_type import NodeType
 from .scoped_value import ScopedValue

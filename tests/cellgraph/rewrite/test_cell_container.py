@@ -1,6 +1,7 @@
 """CellContainer nodes: a called SequentialCell's cells as nodes, edited in place and rebuilt
 in the rewritten network. Names and types are MindSpore 2.10's."""
 import numpy as np
+import pytest
 
 from cellgraph import Tensor, nn
 from cellgraph.rewrite import Node, NodeType, PatternEngine, Replacement, ScopedValue, SymbolTree
@@ -86,3 +87,38 @@ def test_pattern_inside_a_container():
     assert PatternEngine([nn.ReLU, nn.Dense], ReluDenseToDense()).apply(tree)
     assert [c.name for c in _cells(tree)] == ["dense", "Double"]
     np.testing.assert_allclose(tree.get_network()(_x()).asnumpy(), [[0.0, 0.0]])
+
+
+class Blocks(nn.Cell):
+    def __init__(self, as_list):
+        super().__init__()
+        cells = [nn.ReLU(), nn.Tanh(), Double()]
+        self.blocks = cells if as_list else nn.CellList(cells)
+
+    def construct(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
+@pytest.mark.parametrize("as_list", [False, True])
+def test_iterated_cell_list_is_a_container(as_list):
+    net = Blocks(as_list)
+    tree = SymbolTree.create(net)
+    blocks = tree.get_node("self.blocks")
+    # MindSpore 2.10 lists `self_blocks = self.blocks` as the CellContainer "self.blocks"
+    assert blocks.get_node_type() == NodeType.CellContainer
+    assert [str(t) for t in blocks.get_targets()] == ["self_blocks"]
+    assert [c.name for c in blocks.get_handler().nodes()] == ["ReLU", "Tanh", "Double"]
+    tree.erase(tree.get_node("Tanh"))
+    tree.insert(tree.before(tree.get_node("ReLU")), Node.create_call_cell(
+        nn.Sigmoid(), ["self_blocks"], name="sigmoid"))
+    code = tree.get_code()
+    assert code.count("for block in self_blocks:") == 1
+    container = "[sigmoid, obj.blocks[0], DoubleOpt(obj.blocks[2])]" if as_list else \
+        "nn.CellList([sigmoid, obj.blocks[0], DoubleOpt(obj.blocks[2])])"
+    assert code.count(f"self.blocks = {container}") == 1
+    x = Tensor(np.array([-1.0, 2.0], np.float32))
+    s = 1 / (1 + np.exp(-x.asnumpy()))
+    np.testing.assert_allclose(tree.get_network()(x).asnumpy(), s * 2, rtol=1e-6)
+    assert len(net.blocks) == 3  # the original keeps its cells
