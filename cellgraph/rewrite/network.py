@@ -21,7 +21,7 @@ def network_class(tree, sub_classes: dict, containers: dict) -> type:
     the class made for each sub-tree and the network it rewrites, `containers` the rebuilt
     SequentialCells. Parsed helper methods become methods of the class, parsed global
     functions globals of the namespaces the rewritten code runs in."""
-    bindings = getattr(tree, "global_bindings", {})
+    bindings = tree.global_bindings
     namespaces = []
 
     def namespace_of(globals_: dict) -> dict:

@@ -66,6 +66,7 @@ class SymbolTreeImpl:
         self.added_attributes: dict = {}  # attribute name -> value given with an inserted node
         self.sub_trees: dict = {}  # attribute name -> SymbolTreeImpl of a user-defined Cell
         self.function_scopes: dict = {}  # user function -> its FunctionScope
+        self.global_bindings: dict = {}  # global name -> function a created node calls
         self.saved_file_name = "./network_define.py"
         function.body = Flattener(used_names(function)).flatten_body(function.body)
         inputs = [self.new_node(NodeType.Input, f"input_{a.arg}", "input",
@@ -314,7 +315,7 @@ class SymbolTreeImpl:
         """A global name the rewritten code calls `function` by: its own name unless the module
         holds something else under it."""
         candidate, suffix = check_identifier(name), 0
-        bindings = self.__dict__.setdefault("global_bindings", {})
+        bindings = self.global_bindings
         while True:
             held = bindings.get(candidate, self.namespace.get(candidate, function))
             if held is function:
