@@ -111,3 +111,8 @@ def _names_in(value: ScopedValue) -> list:
         return [n.id for n in ast.walk(value.value)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
     return []
+
+
+# MindSpore's name for its internal node class (`mindspore.rewrite.node.Node`), the one
+# `rewrite.Node.get_handler()` returns
+Node = NodeImpl
