@@ -156,7 +156,7 @@ class SymbolTreeImpl:
             result.extend(level)
             level = [child for node in level for child in node.children()]
         if subtree_nodes:
-            for sub_tree in self.sub_trees.values():
+            for sub_tree in self.sub_trees_all():
                 result.extend(sub_tree.all_nodes(True))
         return result
 

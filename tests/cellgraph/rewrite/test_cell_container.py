@@ -47,6 +47,9 @@ def test_cells_are_nodes():
     assert [str(t) for t in Node(cells[1]).get_targets()] == ["y"]
     assert [str(a) for a in Node(cells[1]).get_args()] == ["x"]
     assert tree.get_node("Dense") == Node(cells[1])
+    # all_nodes() goes into the sub-trees, those of a container's cells too
+    assert [n.get_name() for n in tree.all_nodes()][-4:] == \
+        ["input_x", "relu", "binop_mult", "return"]
     np.testing.assert_allclose(tree.get_network()(_x()).asnumpy(), [[2.0, 2.0]])
 
 
