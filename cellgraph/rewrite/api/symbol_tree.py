@@ -11,6 +11,22 @@ from ..symbol_tree import Position, SymbolTreeImpl
 from .node import Node, check_type
 
 
+def dump_text(tree) -> str:
+    """The text `dump` prints."""
+    lines = [f"SymbolTree of {tree.cls.__name__}:"]
+
+    def add(nodes, depth):
+        for node in nodes:
+            args = [str(a) for a in node.args] + [f"{k}={v}" for k, v in node.kwargs.items()]
+            head = f"{', '.join(str(t) for t in node.targets)} = " if node.targets else ""
+            lines.append(f"{'  ' * depth}{head}{node.node_type.name} {node.name}"
+                         f"({', '.join(args)})")
+            add(node.children(), depth + 1)
+
+    add(tree.root_nodes, 1)
+    return "\n".join(lines)
+
+
 def _impl(node):
     return node.get_handler() if isinstance(node, Node) else node
 
@@ -145,6 +161,11 @@ class SymbolTree:
 
     def get_origin_network(self) -> Cell:
         return self._symbol_tree.network
+
+    def dump(self) -> None:
+        """Print the tree, one line per node (`targets = Type name(args)`), the nodes of
+        branches, containers and parsed functions indented under theirs."""
+        print(dump_text(self._symbol_tree))
 
     def print_node_tabulate(self, all_nodes: bool = False) -> None:
         """Print one line per node: type, name, code, targets, args, kwargs."""

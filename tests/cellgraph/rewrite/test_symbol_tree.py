@@ -504,3 +504,19 @@ def test_inserted_sub_network_is_a_tree_only_when_asked():
     assert tree.get_code().count("class ScaleOpt_1(Scale, nn.Cell):") == 1
     x = Tensor(np.array([-1.0, 0.5], np.float32))
     np.testing.assert_allclose(tree.get_network()(x).asnumpy(), [0.0, 0.5 * 2 * 2 * 10])
+
+
+def test_dump(capsys):
+    SymbolTree.create(Branches()).dump()
+    assert capsys.readouterr().out.splitlines() == [
+        "SymbolTree of Branches:",
+        "  x = Input input_x()",
+        "  abs_var = CallPrimitive abs(x)",
+        "  sum_var = CallFunction sum()",
+        "  compare_var = MathOps compare_gt(sum_var, 1)",
+        "  ControlFlow if_node(compare_var)",
+        "    x = CallCell relu(x)",
+        "  ControlFlow else_node(compare_var)",
+        "    x = MathOps binop_mult(x, 3)",
+        "  Output return(x)",
+    ]
