@@ -51,7 +51,7 @@ _LAZY = {
     **{name: (f"cellgraph.{name}", None) for name in (
         "amp", "boost", "common", "communication", "context", "dataset", "device_context",
         "experimental", "graph", "hal", "log", "mindrecord", "mint", "multiprocessing", "nn",
-        "numpy", "onnx", "ops", "parallel", "profiler", "runtime", "train", "utils")},
+        "numpy", "onnx", "ops", "parallel", "profiler", "rewrite", "runtime", "train", "utils")},
     # through the public modules, which load the API layer's Tensor methods (common/tensor.py)
     **{name: ("cellgraph.common.tensor", name) for name in ("Tensor", "tensor")},
     **{name: ("cellgraph.common.parameter", name) for name in ("Parameter", "ParameterTuple")},

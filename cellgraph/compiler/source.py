@@ -33,6 +33,14 @@ class SourceInfo:
 _AST_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def register_function_ast(fn, node, info: SourceInfo) -> None:
+    """Give a function made by compiling an AST (no source text of its own, as rewrite's
+    networks are) the gast FunctionDef the front end parses it from, private names mangled as
+    the compiled code has them."""
+    _mangle_private_names(node, fn)
+    _AST_CACHE[fn.__code__] = (node, info)
+
+
 def function_ast(fn) -> tuple:
     """(gast FunctionDef or Lambda, SourceInfo) for a Python function, cached per code object."""
     code = fn.__code__
