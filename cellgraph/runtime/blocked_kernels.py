@@ -277,6 +277,8 @@ def _reduce_sum(x, axis=(), keep_dims=False):
     """Sums over the leading or trailing axes of a contiguous array as BLAS products."""
     if x.dtype not in _WIDE_ENOUGH:
         return shared.TABLE["reduce_sum"](_namespace(), x, axis=axis, keep_dims=keep_dims)
+    if x.dtype == np.float32:  # MindSpore's float32 sums (shared.float32_sum)
+        return _float32_sum(x, axis, keep_dims, mean=False)
     axes = tuple(a % x.ndim for a in axis) if axis else tuple(range(x.ndim))
     if axes and axes == tuple(range(len(axes))) and len(axes) < x.ndim:
         out = leading_sum(x, len(axes))
@@ -285,6 +287,22 @@ def _reduce_sum(x, axis=(), keep_dims=False):
         out = trailing_sum(x, axes)
         return out if keep_dims else out.reshape(out.shape[:x.ndim - len(axes)])
     return np.sum(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
+
+
+def _float32_sum(x, axis, keep_dims, mean):
+    """shared.float32_sum, with the double accumulation done by the BLAS paths above."""
+    if shared.float32_kernel(x.shape, axis, mean) is not None:
+        return shared.float32_sum(np, x, axis, keep_dims, mean)
+    return np.asarray(_reduce_sum(x.astype(np.float64), axis, keep_dims)).astype(np.float32)
+
+
+@kernel("reduce_mean")
+def _reduce_mean(x, axis=(), keep_dims=False):
+    """A float32 mean as MindSpore's: its float32 sum (shared.float32_sum) divided in
+    float32."""
+    if x.dtype != np.float32:
+        return shared.TABLE["reduce_mean"](_namespace(), x, axis=axis, keep_dims=keep_dims)
+    return shared.mean_of_sum(np, x, _float32_sum(x, axis, keep_dims, mean=True))
 
 
 def _axis_sum(x, axis: int):
