@@ -319,12 +319,32 @@ EXP_SAFE = 64.0
 
 @kernel("softmax")
 def _softmax(x, axis=-1):
+    if x.dtype == np.float32 and x.ndim and axis % x.ndim != x.ndim - 1:
+        return _softmax_across(x, axis)
     if x.dtype in _WIDE_ENOUGH and x.size and -EXP_SAFE <= x.min() and x.max() <= EXP_SAFE:
         out = np.exp(x)
     else:
         out = np.subtract(x, _axis_max(x, axis))
         np.exp(out, out=out)
     out *= 1 / _axis_sum(out, axis)
+    return out
+
+
+def _softmax_across(x, axis: int):
+    """Softmax of float32 across an axis other than the last, as MindSpore's CPU kernel: e =
+    exp(x - max) correctly rounded (NumPy's float32 exp is within an ulp of it: here in
+    float64, rounded), the terms added in turn in float32, and each e divided by their sum
+    (not multiplied by its reciprocal, a second rounding). Across a short axis (a
+    selective-kernel or split-attention block's branches) that is half an ulp, not one."""
+    out = np.subtract(x, np.max(x, axis=axis, keepdims=True))
+    out = np.exp(out.astype(np.float64)).astype(np.float32)
+    if math.prod(x.shape[axis % x.ndim + 1:]) > 1:
+        total = np.sum(out, axis=axis, keepdims=True)  # across rows: in turn
+    else:  # NumPy would add along the contiguous axis pairwise
+        total = np.zeros_like(out.take([0], axis=axis))
+        for j in range(out.shape[axis]):
+            total += out.take([j], axis=axis)
+    out /= total
     return out
 
 

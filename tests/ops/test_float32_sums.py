@@ -94,3 +94,18 @@ def test_numpy_kernels_match_the_shared_ones_exactly(shape, axis, keep_dims, nam
             rounded = rounded / np.float32(x.size // max(rounded.size, 1))
         np.testing.assert_array_equal(got, rounded)
 
+
+def test_softmax_across_a_leading_axis_divides_as_mindspore():
+    """Across an axis other than the last, MindSpore's Softmax divides exp(x - max) by the sum
+    of the terms (a selective-kernel block's branch weights are such a softmax)."""
+    x = np.array([[0.88, -0.66, 4.86, -0.5], [0.22, 3.16, -1.82, -1.18]], np.float32)
+    want = np.array([[0.6592603325843811, 0.021457284688949585, 0.9987457990646362,
+                      0.6637386679649353],
+                     [0.3407396078109741, 0.978542685508728, 0.001254202565178275,
+                      0.3362613022327423]], np.float32)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(ops.softmax(Tensor(x), axis=0).asnumpy(), want)
+    out = nn.Softmax(axis=1)(Tensor(x.reshape(1, 2, 4, 1)))
+    np.testing.assert_array_equal(out.asnumpy().reshape(2, 4), want)
+    out = nn.Softmax(axis=1)(Tensor(x.T.reshape(4, 2, 1)))  # the terms along the contiguous axis
+    np.testing.assert_array_equal(out.asnumpy().reshape(4, 2), want.T)
