@@ -277,6 +277,8 @@ def _reduce_sum(x, axis=(), keep_dims=False):
     """Sums over the leading or trailing axes of a contiguous array as BLAS products."""
     if x.dtype not in _WIDE_ENOUGH:
         return shared.TABLE["reduce_sum"](_namespace(), x, axis=axis, keep_dims=keep_dims)
+    if x.dtype == np.float32:  # MindSpore's float32 sums (shared.float32_sum)
+        return _float32_sum(x, axis, keep_dims, mean=False)
     axes = tuple(a % x.ndim for a in axis) if axis else tuple(range(x.ndim))
     if axes and axes == tuple(range(len(axes))) and len(axes) < x.ndim:
         out = leading_sum(x, len(axes))
@@ -285,6 +287,22 @@ def _reduce_sum(x, axis=(), keep_dims=False):
         out = trailing_sum(x, axes)
         return out if keep_dims else out.reshape(out.shape[:x.ndim - len(axes)])
     return np.sum(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
+
+
+def _float32_sum(x, axis, keep_dims, mean):
+    """shared.float32_sum, with the double accumulation done by the BLAS paths above."""
+    if shared.float32_kernel(x.shape, axis, mean) is not None:
+        return shared.float32_sum(np, x, axis, keep_dims, mean)
+    return np.asarray(_reduce_sum(x.astype(np.float64), axis, keep_dims)).astype(np.float32)
+
+
+@kernel("reduce_mean")
+def _reduce_mean(x, axis=(), keep_dims=False):
+    """A float32 mean as MindSpore's: its float32 sum (shared.float32_sum) divided in
+    float32."""
+    if x.dtype != np.float32:
+        return shared.TABLE["reduce_mean"](_namespace(), x, axis=axis, keep_dims=keep_dims)
+    return shared.mean_of_sum(np, x, _float32_sum(x, axis, keep_dims, mean=True))
 
 
 def _axis_sum(x, axis: int):
@@ -301,12 +319,32 @@ EXP_SAFE = 64.0
 
 @kernel("softmax")
 def _softmax(x, axis=-1):
+    if x.dtype == np.float32 and x.ndim and axis % x.ndim != x.ndim - 1:
+        return _softmax_across(x, axis)
     if x.dtype in _WIDE_ENOUGH and x.size and -EXP_SAFE <= x.min() and x.max() <= EXP_SAFE:
         out = np.exp(x)
     else:
         out = np.subtract(x, _axis_max(x, axis))
         np.exp(out, out=out)
     out *= 1 / _axis_sum(out, axis)
+    return out
+
+
+def _softmax_across(x, axis: int):
+    """Softmax of float32 across an axis other than the last, as MindSpore's CPU kernel: e =
+    exp(x - max) correctly rounded (NumPy's float32 exp is within an ulp of it: here in
+    float64, rounded), the terms added in turn in float32, and each e divided by their sum
+    (not multiplied by its reciprocal, a second rounding). Across a short axis (a
+    selective-kernel or split-attention block's branches) that is half an ulp, not one."""
+    out = np.subtract(x, np.max(x, axis=axis, keepdims=True))
+    out = np.exp(out.astype(np.float64)).astype(np.float32)
+    if math.prod(x.shape[axis % x.ndim + 1:]) > 1:
+        total = np.sum(out, axis=axis, keepdims=True)  # across rows: in turn
+    else:  # NumPy would add along the contiguous axis pairwise
+        total = np.zeros_like(out.take([0], axis=axis))
+        for j in range(out.shape[axis]):
+            total += out.take([j], axis=axis)
+    out /= total
     return out
 
 

@@ -364,10 +364,77 @@ def _matmul(xp, x, y, transpose_a=False, transpose_b=False):
 
 # ----- reductions -------------------------------------------------------------------------------
 
-TABLE["reduce_sum"] = lambda xp, x, axis=(), keep_dims=False: xp.sum(
-    x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
+def float32_kernel(shape, axis, mean: bool) -> str | None:
+    """Which of MindSpore's CPU kernels keeping a float32 running sum its ReduceSum
+    (ReduceMean: `mean`) of a float32 tensor of `shape` over `axis` runs: "rows" for axis 1 of
+    a 2-D tensor, "columns" for a sum over the leading axis where every other axis summed has
+    size 1. None for every other reduction, which it accumulates in a double and rounds to
+    float32 once at the end."""
+    ndim = len(shape)
+    axes = sorted(a % ndim for a in axis) if axis and ndim else list(range(ndim))
+    if ndim == 2 and axes == [1]:
+        return "rows"
+    if not mean and ndim >= 2 and axes[:1] == [0] and all(shape[a] == 1 for a in axes[1:]):
+        return "columns"
+    return None
+
+
+LANES = 8  # float32 lanes of an AVX register
+
+
+def _row_sums(xp, x):
+    """Each row's float32 sum of a 2-D x in MindSpore's order: eight running lane sums over
+    the first multiple of eight columns, those lanes added in turn, then the columns left."""
+    rows, n = x.shape
+    whole = n - n % LANES
+    total = xp.zeros((rows,), dtype=x.dtype)
+    if whole:
+        lanes = xp.sum(xp.reshape(x[:, :whole], (rows, whole // LANES, LANES)), axis=1)
+        for i in range(LANES):
+            total = total + lanes[:, i]
+    for k in range(whole, n):
+        total = total + x[:, k]
+    return total
+
+
+def float32_sum(xp, x, axis, keep_dims, mean=False):
+    """A float32 sum as MindSpore's CPU ReduceSum adds it (float32_kernel): its float32
+    kernels' orders, else accumulated in float64 and rounded once, which gives the exact sum
+    correctly rounded rather than a float32 sum whose error grows with the count. A small
+    difference there matters where it is amplified downstream (a BatchNorm over the two
+    values of a batch after a global average pool)."""
+    found = float32_kernel(x.shape, axis, mean)
+    if found is None:
+        return xp.astype(xp.sum(xp.astype(x, xp.float64), axis=_axes(axis),
+                                keepdims=keep_dims), x.dtype)
+    ndim = x.ndim
+    axes = {a % ndim for a in axis} if axis else set(range(ndim))
+    if found == "rows":
+        out = _row_sums(xp, x)
+    else:  # row after row, in float32
+        out = xp.sum(xp.reshape(x, (x.shape[0], math.prod(x.shape[1:]))), axis=0,
+                     dtype=x.dtype)
+    shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape) if keep_dims
+                  or i not in axes)
+    return xp.reshape(out, shape)
+
+
+def _reduce_sum(xp, x, axis=(), keep_dims=False):
+    if x.dtype == xp.float32:
+        return float32_sum(xp, x, axis, keep_dims)
+    return xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
+
+
+TABLE["reduce_sum"] = _reduce_sum
 TABLE["reduce_prod"] = lambda xp, x, axis=(), keep_dims=False: xp.prod(
     x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
+
+
+def mean_of_sum(xp, x, total):
+    """`total`, a float reduction of x, divided by the count of values each element sums."""
+    size, kept = math.prod(x.shape), math.prod(total.shape)
+    count = size // kept if kept else 1  # 0 for an empty reduction: nan, as MindSpore's
+    return total / xp.asarray(count, dtype=total.dtype)
 
 
 @kernel("reduce_mean")
@@ -377,6 +444,8 @@ def _reduce_mean(xp, x, axis=(), keep_dims=False):
     if _is_kind(xp, x.dtype, "bool"):
         return xp.astype(xp.mean(xp.astype(x, xp.float32), axis=_axes(axis), keepdims=keep_dims),
                          xp.float32)
+    if x.dtype == xp.float32:  # MindSpore's: the float32 sum, divided in float32
+        return mean_of_sum(xp, x, float32_sum(xp, x, axis, keep_dims, mean=True))
     if not _is_kind(xp, x.dtype, "integral"):
         return xp.mean(x, axis=_axes(axis), keepdims=keep_dims)
     total = xp.asarray(xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype))
