@@ -55,24 +55,43 @@ def _check_group(op: str, group) -> str:
     return group
 
 
+def _before_init(op: str, group, variable: str, default: str) -> int | None:
+    """Before `init()`, what MindSpore's rank and size queries give for any group: the
+    launcher's environment variable `variable` (`default` when unset); None after init."""
+    _check_group(op, group)
+    if distributed.is_initialized():
+        return None
+    return int(os.environ.get(variable, default))
+
+
 def get_rank(group: str = WORLD_COMM_GROUP) -> int:
-    """This process's rank in `group`."""
-    return distributed.group_rank_and_size(_check_group("get_rank", group))[0]
+    """This process's rank in `group` (before init: RANK_ID, else 0)."""
+    early = _before_init("get_rank", group, "RANK_ID", "0")
+    return early if early is not None else distributed.group_rank_and_size(group)[0]
 
 
 def get_group_size(group: str = WORLD_COMM_GROUP) -> int:
-    """The number of processes in `group`."""
-    return distributed.group_rank_and_size(_check_group("get_group_size", group))[1]
+    """The number of processes in `group` (before init: RANK_SIZE, else 1)."""
+    early = _before_init("get_group_size", group, "RANK_SIZE", "1")
+    return early if early is not None else distributed.group_rank_and_size(group)[1]
 
 
 def get_local_rank(group: str = WORLD_COMM_GROUP) -> int:
-    """This process's rank among the processes of its machine (the world group only)."""
+    """This process's rank among the processes of its machine (the world group only; before
+    init: LOCAL_RANK, else 0)."""
+    early = _before_init("get_local_rank", group, "LOCAL_RANK", "0")
+    if early is not None:
+        return early
     _world_only("get_local_rank", group)
     return int(os.environ.get("LOCAL_RANK", "0"))
 
 
 def get_local_rank_size(group: str = WORLD_COMM_GROUP) -> int:
-    """How many processes of the job run on this machine (the world group only)."""
+    """How many processes of the job run on this machine (the world group only; before init:
+    LOCAL_RANK_SIZE, else 1)."""
+    early = _before_init("get_local_rank_size", group, "LOCAL_RANK_SIZE", "1")
+    if early is not None:
+        return early
     _world_only("get_local_rank_size", group)
     return int(os.environ.get("LOCAL_WORLD_SIZE", str(get_group_size())))
 

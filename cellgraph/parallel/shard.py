@@ -1,5 +1,6 @@
 """`mindspore.parallel.Layout`, the device-matrix form of a sharding strategy, and
-`mindspore.parallel.shard` (sharding a whole function or Cell, which cellgraph does not run).
+`mindspore.parallel.shard` (sharding a whole function or Cell: `fn` itself in a job of
+one process, as MindSpore's; cellgraph does not shard it across processes).
 
     layout = Layout((2, 2), ("dp", "mp"))
     matmul.shard((layout("dp", "None"), layout("None", "mp")))    # = ((2, 1), (1, 2))
@@ -21,8 +22,13 @@ _INTERLEAVED = "interleaved_parallel"
 
 
 def shard(fn, in_strategy, out_strategy=None, parameter_plan=None):
-    """Sharding a function or Cell's inputs across devices: not supported (shard the
-    operators inside it with `Primitive.shard`)."""
+    """Sharding a function or Cell's inputs across devices. In a job of one process (as
+    MindSpore's) there is nothing to shard and `fn` itself is returned; across processes it is
+    not supported (shard the operators inside `fn` with `Primitive.shard`)."""
+    from cellgraph.communication import management
+
+    if management.get_group_size() == 1:
+        return fn
     raise UnsupportedError(f"parallel.shard: in_strategy {in_strategy!r} shards a whole "
                            f"function; cellgraph shards operators: call `.shard(...)` on the "
                            f"primitives inside it in semi_auto_parallel mode")

@@ -5,7 +5,8 @@
   reference is NumPy over every rank's inputs, differentiated by central differences).
 * In this process, as a world of one: init, ranks and groups, collectives in construct and in
   the IR, bucketed gradient reduction (one all_reduce per bucket).
-* Without PyTorch: init names the package to install; before init, collectives say to init.
+* Without PyTorch: init names the package to install; before init, collectives say to init
+  and rank queries give the launcher's environment (MindSpore's defaults without one).
 """
 from __future__ import annotations
 
@@ -178,8 +179,6 @@ def test_collectives_before_init_say_to_call_init():
     x = Tensor(np.ones(3, np.float32))
     with pytest.raises(CommunicationError, match=r"call cellgraph.communication.init\(\) first"):
         ops.AllGather()(x)
-    with pytest.raises(CommunicationError, match="init"):
-        communication.get_rank()
     with pytest.raises(CommunicationError, match="init"):
         ops.AllReduce()(x)
 
@@ -356,3 +355,21 @@ def test_comm_func_checks_its_arguments_as_mindspore(world_of_one):
         isend_in_graph(x)
     with pytest.raises(ValueError, match="rank 0 sends 2 rows to rank 0, which expects 3"):
         comm_func.all_to_all_single_with_output_shape((3, 2), x, group=None)  # x has 2 rows
+
+
+def test_rank_queries_before_init_read_the_launcher_s_environment(monkeypatch):
+    # MindSpore 2.10, before init(): RANK_ID / RANK_SIZE / LOCAL_RANK / LOCAL_RANK_SIZE, else
+    # 0, 1, 0, 1, for any group name
+    assert not distributed.is_initialized()
+    for group in ("hccl_world_group", "mygroup"):
+        assert communication.get_rank(group) == 0
+        assert communication.get_group_size(group) == 1
+        assert communication.get_local_rank(group) == 0
+        assert communication.get_local_rank_size(group) == 1
+    monkeypatch.setenv("RANK_ID", "2")
+    monkeypatch.setenv("RANK_SIZE", "4")
+    assert (communication.get_rank(), communication.get_group_size()) == (2, 4)
+    with pytest.raises(TypeError, match="group"):
+        communication.get_rank(5)
+    with pytest.raises(CommunicationError, match="init"):
+        communication.create_group("g", [0])

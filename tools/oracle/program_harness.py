@@ -106,8 +106,12 @@ def _install_download_module():
 
 def builtin_type(error: BaseException) -> str:
     """The built-in exception class an exception derives from (cellgraph's errors subclass
-    the ones MindSpore raises)."""
-    return next(c for c in type(error).__mro__ if c.__module__ == "builtins").__name__
+    the ones MindSpore raises). An error that derives from two (CheckpointNotFoundError: a
+    FileNotFoundError, and the ValueError MindSpore raises) names MindSpore's last among its
+    bases: of the most derived built-in classes, the last in its method resolution order."""
+    found = [c for c in type(error).__mro__ if c.__module__ == "builtins"]
+    leaves = [c for c in found if not any(k is not c and issubclass(k, c) for k in found)]
+    return leaves[-1].__name__
 
 
 def run_blocks(path: Path) -> None:

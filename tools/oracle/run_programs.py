@@ -55,7 +55,7 @@ sys.path.insert(0, str(HERE))
 from run_corpus import cause, coarse, neutral_id
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b")
-VOLATILE = re.compile(r"time|elapsed|0x[0-9a-f]+|/tmp/|\bs/step\b|\bms\b|seconds|cost|"
+VOLATILE = re.compile(r"(?<![a-z])time|elapsed|0x[0-9a-f]+|/tmp/|\bs/step\b|\bms\b|seconds|cost|"
                       r"\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|WARNING|\[WARN|UserWarning|warn\(",
                       re.IGNORECASE)
 

@@ -261,12 +261,14 @@ def _or_minus_one(fn, api: str, group):
 
 
 def get_rank(group=None) -> int:
-    """This process's rank in `group`; -1 (with a warning) before init."""
+    """This process's rank in `group` (before init: RANK_ID, else 0); -1 (with a warning) where
+    the query fails."""
     return _or_minus_one(management.get_rank, "get_rank", group)
 
 
 def get_world_size(group=None) -> int:
-    """The number of processes in `group`; -1 (with a warning) before init."""
+    """The number of processes in `group` (before init: RANK_SIZE, else 1); -1 (with a
+    warning) where the query fails."""
     return _or_minus_one(management.get_group_size, "get_world_size", group)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import Tensor, nn
+from cellgraph import Tensor, nn, ops
 from cellgraph.parallel import AutoParallel, shard
 from cellgraph.primitives.errors import UnsupportedError
 
@@ -59,7 +59,7 @@ def test_strategy_search_modes_are_unsupported(mode):
         AutoParallel(nn.Dense(2, 2), parallel_mode=mode)
 
 
-def test_bad_mode_and_sharding_features_raise():
+def test_bad_mode_and_sharding_features_raise(monkeypatch):
     with pytest.raises(ValueError, match="parallel_mode"):
         AutoParallel(nn.Dense(2, 2), parallel_mode="data_parallel")
     wrapped = AutoParallel(nn.Dense(2, 2))
@@ -71,8 +71,14 @@ def test_bad_mode_and_sharding_features_raise():
     for call in (lambda: wrapped.pipeline(stages=2), wrapped.hsdp):
         with pytest.raises(UnsupportedError, match="data parallelism"):
             call()
+    # in a job of one process MindSpore 2.10's shard gives `fn` back; across processes
+    # cellgraph shards operators only
+    dense = nn.Dense(2, 2)
+    assert shard(dense, ((2, 1),)) is dense
+    assert shard(ops.relu, in_strategy=((4, 1),)) is ops.relu
+    monkeypatch.setenv("RANK_SIZE", "2")
     with pytest.raises(UnsupportedError, match="shards operators"):
-        shard(nn.Dense(2, 2), ((2, 1),))
+        shard(dense, ((2, 1),))
     wrapped(Tensor(np.ones((1, 2), np.float32)))
     with pytest.raises(ValueError, match="first call"):
         wrapped.enable_gradients_mean()

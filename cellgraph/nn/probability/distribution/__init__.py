@@ -49,6 +49,9 @@ class Distribution(Cell):
     """Base: parameters by name, `construct(name, *args)` dispatch, shared statistics."""
 
     param_names: tuple = ()
+    # get_dist_args's keywords, where MindSpore's differ from `param_names` (Bernoulli's and
+    # Geometric's `probs1`)
+    dist_arg_names: tuple = ()
 
     float_only = True  # a continuous distribution: its dtype is a float type, as MindSpore's
 
@@ -90,6 +93,43 @@ class Distribution(Cell):
 
     def construct(self, name, *args, **kwargs):
         return getattr(self, name)(*args, **kwargs)
+
+    def get_dist_type(self) -> str:
+        """The distribution's family as MindSpore names it ("Normal"): of the classes this one
+        derives from, the first of this package's that has parameters."""
+        for cls in type(self).__mro__:
+            if cls.__module__.startswith(__name__) and cls.param_names \
+                    and cls.__name__ != "LocationScale":
+                return cls.__name__
+        raise UnsupportedError(f"get_dist_type is not implemented for {self.name} "
+                               f"distribution.")
+
+    def get_dist_args(self, *args, **kwargs) -> tuple:
+        """The distribution's parameters, in the order of its constructor's: each given one (a
+        Tensor) as given, the others as given at construction (None if they were not)."""
+        names = self.dist_arg_names or self.param_names
+        if not names:
+            raise UnsupportedError(f"get_dist_args is not implemented for {self.name} "
+                                   f"distribution.")
+        if len(args) > len(names):
+            raise TypeError(f"get_dist_args() takes at most {len(names)} arguments "
+                            f"({len(args)} given)")
+        values = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"get_dist_args() got an unexpected keyword argument '{key}'")
+            if key in values:
+                raise TypeError(f"get_dist_args() got multiple values for argument '{key}'")
+            values[key] = value
+        out = []
+        for key, name in zip(names, self.param_names):
+            value = values.get(key)
+            if value is None:
+                value = getattr(self, f"_{name}")
+            elif not hasattr(value, "aval"):
+                raise DTypeError(f"For {name}, input type must be a Tensor or Parameter.")
+            out.append(value)
+        return tuple(out)
 
     def _not_implemented(self, method: str):
         raise UnsupportedError(f"Function {method} is not implemented in "
@@ -243,6 +283,7 @@ class Bernoulli(Distribution):
     """1 with probability `probs`, else 0 (samples in `dtype`, int32 by default)."""
 
     param_names = ("probs",)
+    dist_arg_names = ("probs1",)
     probs = parameter_property("probs")
 
     float_only = False
