@@ -12,6 +12,7 @@ RuntimeError as MindSpore's does. `HYBRID_PARALLEL` is refused when set.
 """
 from __future__ import annotations
 
+import copy
 import numbers
 
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -32,10 +33,18 @@ SUPPORTED_MODES = (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL,
                    ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL)
 SEARCH_MODES = ("recursive_programming", "dynamic_programming", "sharding_propagation")
 DEFAULT_BUCKET_MB = 25.0
+FUSION_KINDS = ("allreduce", "allgather", "reducescatter")
+
+
+def _default_comm_fusion() -> dict:
+    return {"openstate": True, **{kind: {"mode": "auto", "config": None}
+                                  for kind in FUSION_KINDS}}
+
+
 _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "full_batch": False,
              "device_num": None, "global_rank": None, "parameter_broadcast": False,
-             "comm_fusion": None, "all_reduce_fusion_config": [],
+             "comm_fusion": _default_comm_fusion(), "all_reduce_fusion_config": [],
              "strategy_ckpt_save_file": "", "dataset_strategy": "data_parallel",
              "search_mode": "recursive_programming", "pipeline_stages": 1,
              "enable_parallel_optimizer": False, "enable_all_reduce_fusion": True,
@@ -108,27 +117,82 @@ def _pipeline_stages(value):
     return int(value)
 
 
-def _comm_fusion(value):
-    """{"allreduce": {"mode": "auto" | "size", "config": MB}}: the gradient bucket size."""
-    setting = value.get("allreduce") if isinstance(value, dict) else None
-    if not isinstance(setting, dict) or setting.get("mode") not in ("auto", "size"):
-        raise ArgumentValueError(f"set_auto_parallel_context: comm_fusion must be "
-                                 f"{{'allreduce': {{'mode': 'auto' or 'size', 'config': MB}}}}, "
-                                 f"got {value!r}")
-    if setting["mode"] == "size" and not (isinstance(setting.get("config"), numbers.Real)
-                                          and setting["config"] > 0):
-        raise ArgumentValueError(f"set_auto_parallel_context: comm_fusion 'size' needs a "
-                                 f"positive 'config' in MB, got {setting.get('config')!r}")
-    return value
+def _fusion_threshold(value):
+    """A size mode's config: a whole number of MB, at least 0 (MindSpore's context takes an
+    int there)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise DTypeError(f"For 'comm_fusion', the 'size' mode's config must be an int (MB), "
+                         f"but got the type : {type(value)}.")
+    if value < 0:
+        raise ArgumentValueError(f"fusion threshold must be larger than 0, but got {value}")
+    return int(value)
+
+
+def _fusion_kind(kind: str, setting) -> dict:
+    """One kind's {"mode", "config"}: auto or size for all three, index (the parameter
+    indices where a bucket closes, all_reduce_fusion_config) for allreduce too."""
+    if not isinstance(setting, dict):
+        raise DTypeError(f"For 'comm_fusion', the '{kind}' config must be dict, but got the "
+                         f"type : {type(setting)}.")
+    for key in ("mode", "config"):
+        if key not in setting:
+            raise KeyError(f"For 'comm_fusion', the key '{key}' should be contained.")
+    modes = ("auto", "index", "size") if kind == "allreduce" else ("auto", "size")
+    if setting["mode"] not in modes:
+        raise KeyError(f"fusion method mode must be {', '.join(modes[:-1])} or {modes[-1]}, "
+                       f"but got {setting['mode']}")
+    if setting["mode"] == "size":
+        _fusion_threshold(setting["config"])
+    elif setting["mode"] == "index":
+        _split_indices(setting["config"])
+    return setting
+
+
+def _comm_fusion(value) -> dict:
+    """The context's state after setting comm_fusion: its kinds are taken in the order given
+    ("openstate" last when missing, True); each one set replaces that kind of the whole
+    setting, which get_auto_parallel_context reads back with all four keys. Setting
+    allreduce turns all-reduce fusion on, openstate False turns it off, and allreduce's index
+    mode sets all_reduce_fusion_config."""
+    if not isinstance(value, dict):
+        raise DTypeError(f"The parameter 'comm_fusion' must be {dict}, but got {type(value)}")
+    config = copy.deepcopy(_state["comm_fusion"])
+    updates = {"enable_all_reduce_fusion": _state["enable_all_reduce_fusion"]}
+    for kind, setting in {**value, "openstate": value.get("openstate", True)}.items():
+        if kind == "openstate":
+            if not isinstance(setting, bool):
+                raise DTypeError(f"For 'comm_fusion', the 'openstate' must be bool, but got "
+                                 f"the type : {type(setting)}.")
+            if not setting:
+                updates["enable_all_reduce_fusion"] = False
+        elif kind in FUSION_KINDS:
+            _fusion_kind(kind, setting)
+            if kind == "allreduce":
+                updates["enable_all_reduce_fusion"] = True
+                if setting["mode"] == "index":
+                    updates["all_reduce_fusion_config"] = list(setting["config"])
+        else:
+            raise KeyError(f"comm fusion type must be openstate,allreduce, allgather or "
+                           f"reducescatter, but got {kind}")
+        config[kind] = copy.deepcopy(setting)
+    return {**updates, "comm_fusion": config}
 
 
 def _split_indices(value):
     """all_reduce_fusion_config: ascending parameter indices where a new bucket starts."""
-    if not isinstance(value, (list, tuple)) or not all(
-            isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in value) or list(
-            value) != sorted(set(value)):
-        raise ArgumentValueError(f"set_auto_parallel_context: all_reduce_fusion_config must be "
-                                 f"ascending positive parameter indices, got {value!r}")
+    where = "For 'set_auto_parallel_context().set_all_reduce_fusion_split_indices', the argument"
+    if not value:
+        raise ArgumentValueError(f"{where} 'indices' can not be empty")
+    if not isinstance(value, list):
+        raise DTypeError(f"{where} 'indices' must be list, but got the type : {type(value)} .")
+    for index in value:
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise DTypeError(f"{where} 'index' must be int, but got the type : {type(index)} .")
+    if len(set(value)) != len(value):
+        raise ArgumentValueError("The indices has duplicate elements")
+    if sorted(value) != value:
+        raise ArgumentValueError(f"{where.replace(' the argument', '')}, the elements in "
+                                 f"argument 'indices' must be sorted in ascending order")
     return list(value)
 
 
@@ -174,6 +238,8 @@ _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_m
            "enable_parallel_optimizer": _flag("enable_parallel_optimizer"),
            "all_reduce_fusion_config": _split_indices,
            "strategy_ckpt_save_file": _save_file, "strategy_ckpt_config": _strategy_ckpt_config}
+# keys whose setting changes other keys too: the check returns every key's new value
+_SETTINGS_OF_ONE_KEY = {"comm_fusion": _comm_fusion}
 
 
 def set_auto_parallel_context(**kwargs) -> None:
@@ -189,7 +255,13 @@ def set_auto_parallel_context(**kwargs) -> None:
         if key not in _CHECKS:
             raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "
                                      f"cellgraph supports {', '.join(sorted(_CHECKS))}")
-    _state.update({key: _CHECKS[key](value) for key, value in kwargs.items()})
+    updates = {}
+    for key, value in kwargs.items():
+        if key in _SETTINGS_OF_ONE_KEY:
+            updates.update(_SETTINGS_OF_ONE_KEY[key](value))
+        else:
+            updates[key] = _CHECKS[key](value)
+    _state.update(updates)
     if "strategy_ckpt_save_file" in kwargs:  # the two spellings of one setting
         _state["strategy_ckpt_config"] = {**_state["strategy_ckpt_config"],
                                           "save_file": _state["strategy_ckpt_save_file"]}
@@ -276,6 +348,7 @@ def reset_auto_parallel_context() -> None:
     _state.clear()
     _state.update(_DEFAULTS)
     _state["strategy_ckpt_config"] = dict(_DEFAULTS["strategy_ckpt_config"])
+    _state["comm_fusion"] = _default_comm_fusion()
     _sync_sharding_settings()
 
 
@@ -288,7 +361,6 @@ def bucket_bytes() -> int:
     bucket, when all-reduce fusion is off)."""
     if not _state["enable_all_reduce_fusion"]:
         return 0
-    setting = (_state["comm_fusion"] or {}).get("allreduce", {})
-    mb = setting.get("config", DEFAULT_BUCKET_MB) if setting.get("mode") == "size" else \
-        DEFAULT_BUCKET_MB
+    setting = _state["comm_fusion"]["allreduce"]
+    mb = setting["config"] if setting["mode"] == "size" else DEFAULT_BUCKET_MB
     return int(mb * 2**20)

@@ -60,6 +60,18 @@ class _AutoParallelContext:
     def get_enable_all_reduce_fusion(self):
         return _context.enable_all_reduce_fusion()
 
+    def set_comm_fusion(self, config):
+        _context.set_auto_parallel_context(comm_fusion=config)
+
+    def get_comm_fusion(self):
+        return _context.get_auto_parallel_context("comm_fusion")
+
+    def set_all_reduce_fusion_split_indices(self, indices):
+        _context.set_auto_parallel_context(all_reduce_fusion_config=indices)
+
+    def get_all_reduce_fusion_split_indices(self):
+        return _context.get_auto_parallel_context("all_reduce_fusion_config")
+
     def reset(self):
         _context.reset_auto_parallel_context()
 

@@ -129,7 +129,7 @@ def train_in_small_buckets(rank: int, size: int) -> dict:
     backward has its gradient (CELLGRAPH_COMM_OVERLAP on, the default) and all-reduced after
     backward (off): final parameters under `overlap/KIND/` and `sync/KIND/`."""
     arrays = {}
-    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 1e-6}})
+    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 0}})
     for mode, setting in (("overlap", "1"), ("sync", "0")):
         os.environ["CELLGRAPH_COMM_OVERLAP"] = setting  # read when a graph compiles
         for kind in MODELS:

@@ -6,6 +6,8 @@ private modules programs and MindSpore's tests import (`parallel._auto_parallel_
 MindSpore 2.10's."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -225,3 +227,64 @@ def test_algo_parameters_are_top_level_names_too():
     finally:
         ms.reset_algo_parameters()
     assert ms.get_algo_parameters("fully_use_devices") is False
+
+
+def test_comm_fusion_reads_back_every_kind_as_mindspore():
+    context.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 32}})
+    context.set_auto_parallel_context(comm_fusion={"allgather": {"mode": "size", "config": 16}})
+    assert context.get_auto_parallel_context("comm_fusion") == {
+        "openstate": True, "allreduce": {"mode": "size", "config": 32},
+        "allgather": {"mode": "size", "config": 16},
+        "reducescatter": {"mode": "auto", "config": None}}
+    context.set_auto_parallel_context(comm_fusion={"openstate": False})
+    assert context.get_auto_parallel_context("comm_fusion")["openstate"] is False
+    assert auto_parallel_context().get_enable_all_reduce_fusion() is False
+    context.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "index",
+                                                                 "config": [2, 4]}})
+    assert context.get_auto_parallel_context("all_reduce_fusion_config") == [2, 4]
+    assert auto_parallel_context().get_enable_all_reduce_fusion() is True
+    assert auto_parallel_context().get_comm_fusion()["allreduce"] == {"mode": "index",
+                                                                       "config": [2, 4]}
+    context.reset_auto_parallel_context()
+    assert context.get_auto_parallel_context("comm_fusion") == {
+        "openstate": True, **{k: {"mode": "auto", "config": None}
+                              for k in ("allreduce", "allgather", "reducescatter")}}
+
+
+@pytest.mark.parametrize("config, error, message", [
+    ({"foo": 1}, KeyError, ("comm fusion type must be openstate,allreduce, allgather or "
+                            "reducescatter, but got foo")),
+    ({"allreduce": 3}, TypeError, ("the 'allreduce' config must be dict, but got the type : "
+                                   "<class 'int'>.")),
+    ({"allreduce": {"mode": "x", "config": 1}}, KeyError,
+     "fusion method mode must be auto, index or size, but got x"),
+    ({"allgather": {"mode": "index", "config": [1]}}, KeyError,
+     "fusion method mode must be auto or size, but got index"),
+    ({"allreduce": {"config": 1}}, KeyError, "the key 'mode' should be contained."),
+    ({"allreduce": {"mode": "size"}}, KeyError, "the key 'config' should be contained."),
+    ({"allreduce": {"mode": "size", "config": -1}}, ValueError,
+     "fusion threshold must be larger than 0, but got -1"),
+    ({"allreduce": {"mode": "size", "config": "30.12"}}, TypeError, "must be an int"),
+    ({"allreduce": {"mode": "size", "config": 2.5}}, TypeError, "must be an int"),
+    ({"openstate": "True"}, TypeError, ("the 'openstate' must be bool, but got the type : "
+                                        "<class 'str'>.")),
+    ({"allreduce": {"mode": "index", "config": []}}, ValueError, "can not be empty"),
+    ({"allreduce": {"mode": "index", "config": [3, 1]}}, ValueError,
+     "must be sorted in ascending order"),
+    ([1], TypeError, "The parameter 'comm_fusion' must be <class 'dict'>"),
+])
+def test_comm_fusion_errors_as_mindspore(config, error, message):
+    """MindSpore 2.10's exception types (and messages) for each kind of bad comm_fusion."""
+    with pytest.raises(error, match=re.escape(message)):
+        context.set_auto_parallel_context(comm_fusion=config)
+    assert context.get_auto_parallel_context("comm_fusion")["allreduce"] == {"mode": "auto",
+                                                                             "config": None}
+
+
+def test_all_reduce_fusion_config_errors_as_mindspore():
+    with pytest.raises(TypeError, match="'indices' must be list"):
+        context.set_auto_parallel_context(all_reduce_fusion_config=(1, 2))
+    with pytest.raises(TypeError, match="'index' must be int"):
+        context.set_auto_parallel_context(all_reduce_fusion_config=[1, True])
+    with pytest.raises(ValueError, match="The indices has duplicate elements"):
+        context.set_auto_parallel_context(all_reduce_fusion_config=[1, 1])
