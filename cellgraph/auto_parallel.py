@@ -49,7 +49,11 @@ _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "search_mode": "recursive_programming", "pipeline_stages": 1,
              "enable_parallel_optimizer": False, "enable_all_reduce_fusion": True,
              "strategy_ckpt_config": {"load_file": "", "save_file": "",
-                                      "only_trainable_params": True}}
+                                      "only_trainable_params": True},
+             "gradient_fp32_sync": True, "communi_parallel_mode": "all_group_parallel",
+             "optimizer_weight_shard_aggregated_save": False,
+             "pipeline_config": {"pipeline_interleave": False, "pipeline_scheduler": "1f1b"},
+             "parameter_broadcast_is_set": False}
 _state = dict(_DEFAULTS)
 
 
@@ -82,6 +86,14 @@ def _count(key, low):
     return check
 
 
+def _global_rank(value):
+    rank = _count("global_rank", 0)(value)
+    if rank > 4095:
+        raise ArgumentValueError(f"The context configuration parameter 'global_rank' must be in "
+                                 f"[0, 4095], but got the value of global_rank : {rank}.")
+    return rank
+
+
 def _dataset_strategy(value):
     """"full_batch" (every process reads the whole batch), "data_parallel" (its share), or one
     split per input (a tuple of tuples), kept as MindSpore keeps it: lists."""
@@ -95,6 +107,52 @@ def _dataset_strategy(value):
         raise DTypeError(f"For 'set_auto_parallel_context', the argument 'dataset_strategy' "
                          f"must be str or tuple type, but got the type : {type(value)}.")
     return [list(v) for v in value]
+
+
+def _typed(key, kind):
+    """MindSpore's argument type check of set_auto_parallel_context (args_type_check)."""
+    def check(value):
+        if not isinstance(value, kind):
+            raise DTypeError(f"The parameter '{key}' must be {kind}, but got {type(value)}")
+        return value
+    return check
+
+
+COMMUNI_PARALLEL_MODES = ("all_group_parallel", "same_server_group_parallel",
+                          "no_group_parallel")
+PIPELINE_SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
+
+
+def _communi_parallel_mode(value):
+    """How Ascend's streams run the communications of different groups; one order of every
+    collective in program order, as cellgraph runs them, gives the same values."""
+    _typed("communi_parallel_mode", str)(value)
+    if value not in COMMUNI_PARALLEL_MODES:
+        raise ArgumentValueError(f"For 'set_auto_parallel_context().set_communi_parallel_mode', "
+                                 f"the argument 'communi_parallel_mode' only support "
+                                 f"'ALL_GROUP_PARALLEL', 'SAME_SEVER_GROUP_PARALLEL' and "
+                                 f"'NO_GROUP_PARALLEL', but got the value : {value}.")
+    return value
+
+
+def _pipeline_config(value):
+    """{"pipeline_interleave": bool, "pipeline_scheduler": name}: the schedule of pipeline
+    stages (pipeline_stages > 1, which a compile refuses)."""
+    _typed("pipeline_config", dict)(value)
+    unknown = [k for k in value if k not in ("pipeline_interleave", "pipeline_scheduler")]
+    if unknown:
+        raise ArgumentValueError(f"Unknown config: {unknown}")
+    interleave, scheduler = value["pipeline_interleave"], value["pipeline_scheduler"]
+    if not isinstance(interleave, bool):
+        raise DTypeError(f"For 'pipeline_interleave', the 'pipeline_interleave' must be a bool, "
+                         f"but got {type(interleave).__name__}.")
+    if scheduler not in PIPELINE_SCHEDULERS:
+        raise ArgumentValueError(f"The 'parameter' must be str and must be in "
+                                 f"'{list(PIPELINE_SCHEDULERS)}', but got '{scheduler}'.")
+    if not interleave and scheduler != "1f1b":
+        raise DTypeError(f"When pipeline_interleave is False, {scheduler!r} is not supported, "
+                         f"only '1f1b' is allowed.")
+    return {"pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 
 
 def _search_mode(value):
@@ -231,13 +289,18 @@ def _strategy_ckpt_config(value):
 
 
 _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_mean"),
-           "device_num": _count("device_num", 1), "global_rank": _count("global_rank", 0),
+           "device_num": _count("device_num", 1), "global_rank": _global_rank,
            "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion,
            "full_batch": _flag("full_batch"), "dataset_strategy": _dataset_strategy,
            "search_mode": _search_mode, "pipeline_stages": _pipeline_stages,
            "enable_parallel_optimizer": _flag("enable_parallel_optimizer"),
            "all_reduce_fusion_config": _split_indices,
-           "strategy_ckpt_save_file": _save_file, "strategy_ckpt_config": _strategy_ckpt_config}
+           "strategy_ckpt_save_file": _save_file, "strategy_ckpt_config": _strategy_ckpt_config,
+           "gradient_fp32_sync": _typed("gradient_fp32_sync", bool),
+           "communi_parallel_mode": _communi_parallel_mode,
+           "optimizer_weight_shard_aggregated_save": _typed(
+               "optimizer_weight_shard_aggregated_save", bool),
+           "pipeline_config": _pipeline_config}
 # keys whose setting changes other keys too: the check returns every key's new value
 _SETTINGS_OF_ONE_KEY = {"comm_fusion": _comm_fusion}
 
@@ -248,9 +311,12 @@ def set_auto_parallel_context(**kwargs) -> None:
     (in semi_auto_parallel every process reads the whole batch, whatever it says) and
     strategy_ckpt_save_file / strategy_ckpt_config (the file a sharded run writes its
     parameters' layouts to: train/strategy_file.py), dataset_strategy (full_batch's other
-    spelling), and search_mode, pipeline_stages, enable_parallel_optimizer (read back; a
-    network compiled in semi_auto/auto parallel under them is refused); MindSpore's other keys
-    configure modes cellgraph does not run."""
+    spelling), gradient_fp32_sync (in semi_auto_parallel, half-precision gradients are
+    all-reduced in float32), communi_parallel_mode (read back: how Ascend's streams overlap
+    groups' communications, no effect on values), and search_mode, pipeline_stages,
+    pipeline_config, enable_parallel_optimizer, optimizer_weight_shard_aggregated_save (read
+    back; a network compiled in semi_auto/auto parallel under pipeline stages or the parallel
+    optimizer is refused); MindSpore's other keys configure modes cellgraph does not run."""
     for key in kwargs:
         if key not in _CHECKS:
             raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "
@@ -262,6 +328,8 @@ def set_auto_parallel_context(**kwargs) -> None:
         else:
             updates[key] = _CHECKS[key](value)
     _state.update(updates)
+    if "parameter_broadcast" in kwargs:
+        _state["parameter_broadcast_is_set"] = True
     if "strategy_ckpt_save_file" in kwargs:  # the two spellings of one setting
         _state["strategy_ckpt_config"] = {**_state["strategy_ckpt_config"],
                                           "save_file": _state["strategy_ckpt_save_file"]}
@@ -297,6 +365,7 @@ def _sync_sharding_settings() -> None:
     settings.pipeline_stages = _state["pipeline_stages"]
     settings.parallel_optimizer = _state["enable_parallel_optimizer"]
     settings.full_batch = _state["full_batch"]
+    settings.gradient_fp32_sync = _state["gradient_fp32_sync"]
 
 
 def _write_strategy_file(layouts: dict) -> None:
@@ -349,6 +418,7 @@ def reset_auto_parallel_context() -> None:
     _state.update(_DEFAULTS)
     _state["strategy_ckpt_config"] = dict(_DEFAULTS["strategy_ckpt_config"])
     _state["comm_fusion"] = _default_comm_fusion()
+    _state["pipeline_config"] = dict(_DEFAULTS["pipeline_config"])
     _sync_sharding_settings()
 
 

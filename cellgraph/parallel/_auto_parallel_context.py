@@ -72,6 +72,36 @@ class _AutoParallelContext:
     def get_all_reduce_fusion_split_indices(self):
         return _context.get_auto_parallel_context("all_reduce_fusion_config")
 
+    def set_gradient_fp32_sync(self, gradient_fp32_sync):
+        _context.set_auto_parallel_context(gradient_fp32_sync=gradient_fp32_sync)
+
+    def get_gradient_fp32_sync(self):
+        return _context.get_auto_parallel_context("gradient_fp32_sync")
+
+    def get_parameter_broadcast_is_set(self):
+        return _context._state["parameter_broadcast_is_set"]
+
+    def set_communi_parallel_mode(self, communi_parallel_mode):
+        _context.set_auto_parallel_context(communi_parallel_mode=communi_parallel_mode)
+
+    def get_communi_parallel_mode(self):
+        return _context.get_auto_parallel_context("communi_parallel_mode")
+
+    def set_optimizer_weight_shard_aggregated_save(self, aggregated_save):
+        _context.set_auto_parallel_context(optimizer_weight_shard_aggregated_save=aggregated_save)
+
+    def get_optimizer_weight_shard_aggregated_save(self):
+        return _context.get_auto_parallel_context("optimizer_weight_shard_aggregated_save")
+
+    def set_pipeline_config(self, pipeline_config):
+        _context.set_auto_parallel_context(pipeline_config=pipeline_config)
+
+    def get_pipeline_interleave(self):
+        return _context.get_auto_parallel_context("pipeline_config")["pipeline_interleave"]
+
+    def get_pipeline_scheduler(self):
+        return _context.get_auto_parallel_context("pipeline_config")["pipeline_scheduler"]
+
     def reset(self):
         _context.reset_auto_parallel_context()
 

@@ -288,3 +288,48 @@ def test_all_reduce_fusion_config_errors_as_mindspore():
         context.set_auto_parallel_context(all_reduce_fusion_config=[1, True])
     with pytest.raises(ValueError, match="The indices has duplicate elements"):
         context.set_auto_parallel_context(all_reduce_fusion_config=[1, 1])
+
+
+def test_pipeline_and_communication_keys_read_back_as_mindspore():
+    """MindSpore 2.10's defaults, read-backs and exception types of gradient_fp32_sync,
+    communi_parallel_mode, optimizer_weight_shard_aggregated_save and pipeline_config."""
+    apc = auto_parallel_context()
+    assert context.get_auto_parallel_context("gradient_fp32_sync") is True
+    assert context.get_auto_parallel_context("communi_parallel_mode") == "all_group_parallel"
+    assert apc.get_optimizer_weight_shard_aggregated_save() is False
+    assert (apc.get_pipeline_interleave(), apc.get_pipeline_scheduler()) == (False, "1f1b")
+    assert apc.get_parameter_broadcast_is_set() is False
+    context.set_auto_parallel_context(gradient_fp32_sync=False, parameter_broadcast=False,
+                                      communi_parallel_mode="same_server_group_parallel",
+                                      pipeline_config={"pipeline_interleave": True,
+                                                       "pipeline_scheduler": "gpipe"})
+    apc.set_optimizer_weight_shard_aggregated_save(True)
+    assert apc.get_gradient_fp32_sync() is False
+    assert apc.get_communi_parallel_mode() == "same_server_group_parallel"
+    assert apc.get_optimizer_weight_shard_aggregated_save() is True
+    assert (apc.get_pipeline_interleave(), apc.get_pipeline_scheduler()) == (True, "gpipe")
+    assert apc.get_parameter_broadcast_is_set() is True
+    context.reset_auto_parallel_context()
+    assert apc.get_gradient_fp32_sync() is True and apc.get_parameter_broadcast_is_set() is False
+    assert (apc.get_pipeline_interleave(), apc.get_pipeline_scheduler()) == (False, "1f1b")
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"gradient_fp32_sync": 1}, TypeError,
+     "The parameter 'gradient_fp32_sync' must be <class 'bool'>, but got <class 'int'>"),
+    ({"communi_parallel_mode": "x"}, ValueError, "only support 'ALL_GROUP_PARALLEL'"),
+    ({"communi_parallel_mode": 1}, TypeError, "must be <class 'str'>"),
+    ({"optimizer_weight_shard_aggregated_save": 1}, TypeError, "must be <class 'bool'>"),
+    ({"pipeline_config": {"pipeline_interleave": True}}, KeyError, "pipeline_scheduler"),
+    ({"pipeline_config": {"pipeline_interleave": True, "pipeline_scheduler": "zz"}},
+     ValueError, "but got 'zz'."),
+    ({"pipeline_config": {"pipeline_interleave": 1, "pipeline_scheduler": "gpipe"}},
+     TypeError, "the 'pipeline_interleave' must be a bool, but got int."),
+    ({"pipeline_config": {"pipeline_interleave": False, "pipeline_scheduler": "gpipe"}},
+     TypeError, "When pipeline_interleave is False, 'gpipe' is not supported"),
+    ({"pipeline_config": {"foo": 1}}, ValueError, "Unknown config: ['foo']"),
+    ({"global_rank": 4096}, ValueError, "'global_rank' must be in [0, 4095]"),
+])
+def test_pipeline_and_communication_key_errors_as_mindspore(kwargs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        context.set_auto_parallel_context(**kwargs)
