@@ -48,6 +48,7 @@ _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "strategy_ckpt_save_file": "", "dataset_strategy": "data_parallel",
              "search_mode": "recursive_programming", "pipeline_stages": 1,
              "enable_parallel_optimizer": False, "enable_all_reduce_fusion": True,
+             "enable_all_gather_fusion": False, "enable_reduce_scatter_fusion": False,
              "strategy_ckpt_config": {"load_file": "", "save_file": "",
                                       "only_trainable_params": True},
              "gradient_fp32_sync": True, "communi_parallel_mode": "all_group_parallel",
@@ -209,26 +210,27 @@ def _fusion_kind(kind: str, setting) -> dict:
 def _comm_fusion(value) -> dict:
     """The context's state after setting comm_fusion: its kinds are taken in the order given
     ("openstate" last when missing, True); each one set replaces that kind of the whole
-    setting, which get_auto_parallel_context reads back with all four keys. Setting
-    allreduce turns all-reduce fusion on, openstate False turns it off, and allreduce's index
-    mode sets all_reduce_fusion_config."""
+    setting, which get_auto_parallel_context reads back with all four keys. Setting a kind
+    turns its fusion on, openstate False turns all three off, and allreduce's index mode sets
+    all_reduce_fusion_config."""
     if not isinstance(value, dict):
         raise DTypeError(f"The parameter 'comm_fusion' must be {dict}, but got {type(value)}")
     config = copy.deepcopy(_state["comm_fusion"])
-    updates = {"enable_all_reduce_fusion": _state["enable_all_reduce_fusion"]}
+    switches = {kind: f"enable_{name}_fusion" for kind, name in zip(
+        FUSION_KINDS, ("all_reduce", "all_gather", "reduce_scatter"))}
+    updates = {key: _state[key] for key in switches.values()}
     for kind, setting in {**value, "openstate": value.get("openstate", True)}.items():
         if kind == "openstate":
             if not isinstance(setting, bool):
                 raise DTypeError(f"For 'comm_fusion', the 'openstate' must be bool, but got "
                                  f"the type : {type(setting)}.")
             if not setting:
-                updates["enable_all_reduce_fusion"] = False
+                updates.update(dict.fromkeys(switches.values(), False))
         elif kind in FUSION_KINDS:
             _fusion_kind(kind, setting)
-            if kind == "allreduce":
-                updates["enable_all_reduce_fusion"] = True
-                if setting["mode"] == "index":
-                    updates["all_reduce_fusion_config"] = list(setting["config"])
+            updates[switches[kind]] = True
+            if kind == "allreduce" and setting["mode"] == "index":
+                updates["all_reduce_fusion_config"] = list(setting["config"])
         else:
             raise KeyError(f"comm fusion type must be openstate,allreduce, allgather or "
                            f"reducescatter, but got {kind}")
@@ -343,18 +345,20 @@ def set_auto_parallel_context(**kwargs) -> None:
     _install_strategy_writer()
 
 
-def set_enable_all_reduce_fusion(enable: bool) -> None:
-    """Whether data parallelism packs the gradients into buckets (comm_fusion's size) or
-    all-reduces each on its own."""
+def set_enable_fusion(name: str, enable: bool) -> None:
+    """Whether the collectives `name` ("all_reduce", "all_gather", "reduce_scatter") are fused:
+    all_reduce's decides whether data parallelism packs the gradients into buckets
+    (comm_fusion's size) or all-reduces each on its own; the other two are read back
+    (cellgraph's sharding issues each all-gather and reduce-scatter on its own)."""
     if not isinstance(enable, bool):
-        raise DTypeError(f"For 'set_auto_parallel_context().set_enable_all_reduce_fusion', the "
+        raise DTypeError(f"For 'set_auto_parallel_context().set_enable_{name}_fusion', the "
                          f"argument 'enable_fusion' must be bool, but got the type : "
                          f"{type(enable)}.")
-    _state["enable_all_reduce_fusion"] = enable
+    _state[f"enable_{name}_fusion"] = enable
 
 
-def enable_all_reduce_fusion() -> bool:
-    return _state["enable_all_reduce_fusion"]
+def enable_fusion(name: str) -> bool:
+    return _state[f"enable_{name}_fusion"]
 
 
 def _sync_sharding_settings() -> None:

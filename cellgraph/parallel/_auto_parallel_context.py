@@ -55,10 +55,22 @@ class _AutoParallelContext:
         return _context.get_auto_parallel_context("enable_parallel_optimizer")
 
     def set_enable_all_reduce_fusion(self, enable_all_reduce_fusion):
-        _context.set_enable_all_reduce_fusion(enable_all_reduce_fusion)
+        _context.set_enable_fusion("all_reduce", enable_all_reduce_fusion)
 
     def get_enable_all_reduce_fusion(self):
-        return _context.enable_all_reduce_fusion()
+        return _context.enable_fusion("all_reduce")
+
+    def set_enable_all_gather_fusion(self, enable_all_gather_fusion):
+        _context.set_enable_fusion("all_gather", enable_all_gather_fusion)
+
+    def get_enable_all_gather_fusion(self):
+        return _context.enable_fusion("all_gather")
+
+    def set_enable_reduce_scatter_fusion(self, enable_reduce_scatter_fusion):
+        _context.set_enable_fusion("reduce_scatter", enable_reduce_scatter_fusion)
+
+    def get_enable_reduce_scatter_fusion(self):
+        return _context.enable_fusion("reduce_scatter")
 
     def set_comm_fusion(self, config):
         _context.set_auto_parallel_context(comm_fusion=config)

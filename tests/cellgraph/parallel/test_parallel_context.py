@@ -333,3 +333,19 @@ def test_pipeline_and_communication_keys_read_back_as_mindspore():
 def test_pipeline_and_communication_key_errors_as_mindspore(kwargs, error, message):
     with pytest.raises(error, match=re.escape(message)):
         context.set_auto_parallel_context(**kwargs)
+
+
+def test_comm_fusion_switches_each_kind_of_fusion_as_mindspore():
+    apc = auto_parallel_context()
+    kinds = (apc.get_enable_all_gather_fusion, apc.get_enable_reduce_scatter_fusion)
+    assert [get() for get in kinds] == [False, False]
+    context.set_auto_parallel_context(comm_fusion={"allgather": {"mode": "auto", "config": None}})
+    assert [get() for get in kinds] == [True, False]
+    context.set_auto_parallel_context(comm_fusion={"openstate": False})
+    assert [get() for get in kinds] == [False, False]
+    assert apc.get_enable_all_reduce_fusion() is False
+    apc.set_enable_reduce_scatter_fusion(True)
+    assert apc.get_enable_reduce_scatter_fusion() is True
+    with pytest.raises(TypeError, match="set_enable_all_gather_fusion', the argument "
+                                        "'enable_fusion' must be bool"):
+        apc.set_enable_all_gather_fusion(1)
