@@ -18,6 +18,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, communication, nn, ops
+from cellgraph.common.api import _cell_graph_executor
 from cellgraph.nn.wrap.grad_reducer import plan_buckets
 from cellgraph.primitives.errors import ArgumentValueError, CommunicationError
 from cellgraph.runtime import distributed
@@ -356,3 +357,55 @@ def test_comm_func_checks_its_arguments_as_mindspore(world_of_one):
         isend_in_graph(x)
     with pytest.raises(ValueError, match="rank 0 sends 2 rows to rank 0, which expects 3"):
         comm_func.all_to_all_single_with_output_shape((3, 2), x, group=None)  # x has 2 rows
+
+
+def test_neighbor_exchange_on_two_processes(tmp_path):
+    """NeighborExchange sends each tensor to its rank (a rank's own tensors to itself) and its
+    gradient sends the cotangents back to where the tensors came from."""
+    pytest.importorskip("torch.distributed")
+    worker.launch("neighbor_exchange", tmp_path)
+    expected = {0: {"received": [[11.0, 11.0], [0.0, 1.0, 2.0]],
+                    "grads": [[2.0, 2.0], [1.0, 1.0, 1.0]]},
+                1: {"received": [[1.0, 1.0], [1.0, 2.0, 3.0]],
+                    "grads": [[1.0, 1.0], [2.0, 2.0, 2.0]]}}
+    for rank in range(2):
+        got = json.loads((tmp_path / f"neighbor_exchange_rank{rank}.json").read_text())
+        assert got == expected[rank]
+
+
+class _Exchange(nn.Cell):
+    def __init__(self, **attrs):
+        super().__init__()
+        settings = {"send_rank_ids": [0], "recv_rank_ids": [1, 2],
+                    "recv_shapes": ([32, 32], [32, 64]), "send_shapes": ([32, 16],),
+                    "recv_type": ms.float32, **attrs}
+        self.exchange = ops.operations.comm_ops.NeighborExchange(**settings)
+
+    def construct(self, x):
+        return self.exchange((x,))[0]
+
+
+@pytest.mark.parametrize("attrs, error, message", [
+    ({"send_rank_ids": (0,)}, TypeError, "attr 'send_rank_ids' must be a list[int, int, ...]."),
+    ({"send_rank_ids": [1.0]}, TypeError, "attr 'send_rank_ids' must be a list[int, int, ...]."),
+    ({"recv_rank_ids": (1, 2)}, TypeError, "attr 'recv_rank_ids' must be a list[int, int, ...]."),
+    ({"send_shapes": [[32, 16]]}, TypeError, "attr 'send_shapes' must be a tuple(list, list, "),
+    ({"recv_type": np.float32}, TypeError, "attr 'recv_type' must be a mindspore data type"),
+    ({"group": ("a",)}, TypeError, "attr 'group' must be a str"),
+    ({"recv_shapes": ([32, 32],)}, ValueError,
+     ("attr 'recv_shapes' size must be equal to attr  'recv_rank_ids' size, but got attr "
+     "'recv_shapes' size: 1, attr 'recv_rank_ids' size: 2")),
+    ({"send_rank_ids": [0, 1]}, ValueError,
+     "attr 'send_shapes' size must be equal to attr  'send_rank_ids' size"),
+    ({"send_shapes": ([16, 16],)}, RuntimeError,
+     ("input[0] shape must be equal to attr shape, but got input[0] shape: [32,16], attr shape "
+     ": [16,16].")),
+    ({"send_rank_ids": [0, 1], "send_shapes": ([32, 16], [32, 16])}, RuntimeError,
+     ("input tuple size must be equal to attr 'send_shapes' size, but got input tuple size: 1, "
+     "attr 'send_shapes' size: 2.")),
+])
+def test_neighbor_exchange_checks_its_attributes_as_mindspore(attrs, error, message):
+    """MindSpore 2.10 checks these when it compiles the graph (its infer), with these types."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(error, match=re.escape(message)):
+        _cell_graph_executor.compile(_Exchange(**attrs), Tensor(np.ones((32, 16), np.float32)))
