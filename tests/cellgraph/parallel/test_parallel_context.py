@@ -349,3 +349,11 @@ def test_comm_fusion_switches_each_kind_of_fusion_as_mindspore():
     with pytest.raises(TypeError, match="set_enable_all_gather_fusion', the argument "
                                         "'enable_fusion' must be bool"):
         apc.set_enable_all_gather_fusion(1)
+
+
+def test_a_dynamic_shape_compile_checks_the_device_num_first():
+    """A network compiled for `Tensor(shape=[None, 4], ...)` in semi_auto_parallel meets the
+    same check as any other compile: RuntimeError for a device_num the job does not have."""
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=8)
+    with pytest.raises(RuntimeError, match="The device_num 8 set in the context is not consist"):
+        _cell_graph_executor.compile(ShardedMul(), Tensor(shape=[None, 4], dtype=ms.float32))
