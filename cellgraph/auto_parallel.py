@@ -54,7 +54,10 @@ _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "gradient_fp32_sync": True, "communi_parallel_mode": "all_group_parallel",
              "optimizer_weight_shard_aggregated_save": False,
              "pipeline_config": {"pipeline_interleave": False, "pipeline_scheduler": "1f1b"},
-             "parameter_broadcast_is_set": False}
+             "parameter_broadcast_is_set": False,
+             # parallel_optimizer_config's settings (read back one by one, as MindSpore's)
+             "gradient_accumulation_shard": False, "parallel_optimizer_threshold": -1,
+             "optimizer_weight_shard_size": -1, "optimizer_level": "level1"}
 _state = dict(_DEFAULTS)
 
 
@@ -154,6 +157,55 @@ def _pipeline_config(value):
         raise DTypeError(f"When pipeline_interleave is False, {scheduler!r} is not supported, "
                          f"only '1f1b' is allowed.")
     return {"pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
+
+
+def _parallel_optimizer_config(value) -> dict:
+    """The parallel optimizer's settings (gradient_accumulation_shard,
+    parallel_optimizer_threshold, optimizer_weight_shard_size, optimizer_level) with MindSpore's
+    checks; read back, since the parallel optimizer itself is refused (nn.Optimizer, and the
+    compile in semi_auto/auto parallel)."""
+    _typed("parallel_optimizer_config", dict)(value)
+    known = ("gradient_accumulation_shard", "parallel_optimizer_threshold",
+             "optimizer_weight_shard_size", "optimizer_level")
+    unknown = [k for k in value if k not in known]
+    if unknown:
+        raise ArgumentValueError(f"Unknown config: {unknown}")
+    updates = {}
+    level = value.get("optimizer_level")
+    if "gradient_accumulation_shard" in value:
+        shard = value["gradient_accumulation_shard"]
+        if not isinstance(shard, bool):
+            raise DTypeError(f"For 'gradient_accumulation_shard', the "
+                             f"'gradient_accumulation_shard' must be a bool, but got "
+                             f"{type(shard).__name__}.")
+        if level is not None and level != "level2":
+            raise ArgumentValueError(f"The optimizer_level is set as {level}, thus cannot set "
+                                     f"grad_accumulation_shard as True.")
+        updates["gradient_accumulation_shard"] = shard
+    for key, low in (("parallel_optimizer_threshold", 0), ("optimizer_weight_shard_size", 1)):
+        if key not in value or (key == "optimizer_weight_shard_size" and value[key] == -1):
+            continue
+        number = value[key]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise DTypeError(f"For '{key}', the input value must be int, but got "
+                             f"'{type(number).__name__}'")
+        if number < low:
+            raise ArgumentValueError(f"For '{key}', the input value must be int and must "
+                                     f"{'>=' if low == 0 else '>'} 0, but got '{number}' with "
+                                     f"type 'int'.")
+        updates[key] = number
+    if level is not None:
+        if level not in ("level1", "level2", "level3"):
+            raise ArgumentValueError(f"Optimizer level should in ['level1', 'level2', "
+                                     f"'level3'], but got {level}")
+        if updates.get("gradient_accumulation_shard", _state["gradient_accumulation_shard"]) \
+                and level != "level2":
+            raise ArgumentValueError("The grad_accumulation shard is set, thus cannot set "
+                                     "optimizer_level != 'level2'")
+        if level == "level2":
+            updates["gradient_accumulation_shard"] = True
+        updates["optimizer_level"] = level
+    return updates
 
 
 def _search_mode(value):
@@ -302,9 +354,11 @@ _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_m
            "communi_parallel_mode": _communi_parallel_mode,
            "optimizer_weight_shard_aggregated_save": _typed(
                "optimizer_weight_shard_aggregated_save", bool),
-           "pipeline_config": _pipeline_config}
+           "pipeline_config": _pipeline_config,
+           "parallel_optimizer_config": _parallel_optimizer_config}
 # keys whose setting changes other keys too: the check returns every key's new value
-_SETTINGS_OF_ONE_KEY = {"comm_fusion": _comm_fusion}
+_SETTINGS_OF_ONE_KEY = {"comm_fusion": _comm_fusion,
+                        "parallel_optimizer_config": _parallel_optimizer_config}
 
 
 def set_auto_parallel_context(**kwargs) -> None:
@@ -401,6 +455,8 @@ def get_auto_parallel_context(attr_key: str):
     if attr_key not in _CHECKS:
         raise ArgumentValueError(f"get_auto_parallel_context: unknown key {attr_key!r}; known "
                                  f"keys: {', '.join(sorted(_CHECKS))}")
+    if attr_key not in _state:  # set only; its settings are read back one by one
+        raise ArgumentValueError(f"Get context keyword {attr_key} is not recognized!")
     value = _state[attr_key]
     if value is None and attr_key in ("device_num", "global_rank"):
         return _from_job(attr_key)

@@ -114,6 +114,18 @@ class _AutoParallelContext:
     def get_pipeline_scheduler(self):
         return _context.get_auto_parallel_context("pipeline_config")["pipeline_scheduler"]
 
+    def set_parallel_optimizer_config(self, parallel_optimizer_config):
+        _context.set_auto_parallel_context(parallel_optimizer_config=parallel_optimizer_config)
+
+    def get_grad_accumulation_shard(self):
+        return _context._state["gradient_accumulation_shard"]
+
+    def get_parallel_optimizer_threshold(self):
+        return _context._state["parallel_optimizer_threshold"]
+
+    def get_optimizer_weight_shard_size(self):
+        return _context._state["optimizer_weight_shard_size"]
+
     def reset(self):
         _context.reset_auto_parallel_context()
 

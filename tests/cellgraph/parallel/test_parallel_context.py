@@ -357,3 +357,53 @@ def test_a_dynamic_shape_compile_checks_the_device_num_first():
     context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=8)
     with pytest.raises(RuntimeError, match="The device_num 8 set in the context is not consist"):
         _cell_graph_executor.compile(ShardedMul(), Tensor(shape=[None, 4], dtype=ms.float32))
+
+
+def test_parallel_optimizer_config_read_back_as_mindspore():
+    apc = auto_parallel_context()
+    read = (apc.get_grad_accumulation_shard, apc.get_parallel_optimizer_threshold,
+            apc.get_optimizer_weight_shard_size)
+    assert [get() for get in read] == [False, -1, -1]
+    context.set_auto_parallel_context(parallel_optimizer_config={
+        "parallel_optimizer_threshold": 0, "optimizer_weight_shard_size": 3})
+    context.set_auto_parallel_context(parallel_optimizer_config={"optimizer_level": "level2"})
+    assert [get() for get in read] == [True, 0, 3]
+    with pytest.raises(ValueError, match="Get context keyword parallel_optimizer_config is not "
+                                         "recognized!"):
+        context.get_auto_parallel_context("parallel_optimizer_config")
+    context.reset_auto_parallel_context()
+    assert [get() for get in read] == [False, -1, -1]
+
+
+@pytest.mark.parametrize("config, error, message", [
+    ({"parallel_optimizer_threshold": -1}, ValueError,
+     ("For 'parallel_optimizer_threshold', the input value must be int and must >= 0, but got "
+     "'-1' with type 'int'.")),
+    ({"parallel_optimizer_threshold": 1.5}, TypeError, ("the input value must be int, but got "
+                                                       "'float'")),
+    ({"optimizer_weight_shard_size": 0}, ValueError, "must be int and must > 0, but got '0'"),
+    ({"gradient_accumulation_shard": 1}, TypeError,
+     "the 'gradient_accumulation_shard' must be a bool, but got int."),
+    ({"optimizer_level": "level4"}, ValueError, ("Optimizer level should in ['level1', "
+                                                "'level2', 'level3'], but got level4")),
+    ({"foo": 1}, ValueError, "Unknown config: ['foo']"),
+    ([1], TypeError, "The parameter 'parallel_optimizer_config' must be <class 'dict'>"),
+])
+def test_parallel_optimizer_config_errors_as_mindspore(config, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        context.set_auto_parallel_context(parallel_optimizer_config=config)
+
+
+def test_optimizers_refuse_the_parallel_optimizer_where_mindspore_does():
+    """MindSpore 2.10's RuntimeErrors: stand-alone, and data parallel off Ascend; in
+    semi_auto_parallel the optimizer is made (the compile refuses the setting)."""
+    net = nn.Dense(3, 2)
+    context.set_auto_parallel_context(enable_parallel_optimizer=True)
+    with pytest.raises(RuntimeError, match="parallel optimizer is not supported in stand_alone"):
+        nn.Lamb(net.trainable_params(), learning_rate=0.1)
+    context.set_auto_parallel_context(parallel_mode="data_parallel")
+    with pytest.raises(RuntimeError, match='parallel optimizer only supports "Ascend" in data '
+                                           'parallel mode, but got CPU.'):
+        nn.Adam(net.trainable_params(), learning_rate=0.1)
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
+    assert nn.Adam(net.trainable_params(), learning_rate=0.1).use_parallel is False
