@@ -12,6 +12,7 @@ RuntimeError as MindSpore's does. `HYBRID_PARALLEL` is refused when set.
 """
 from __future__ import annotations
 
+import copy
 import numbers
 
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -32,15 +33,31 @@ SUPPORTED_MODES = (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL,
                    ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL)
 SEARCH_MODES = ("recursive_programming", "dynamic_programming", "sharding_propagation")
 DEFAULT_BUCKET_MB = 25.0
+FUSION_KINDS = ("allreduce", "allgather", "reducescatter")
+
+
+def _default_comm_fusion() -> dict:
+    return {"openstate": True, **{kind: {"mode": "auto", "config": None}
+                                  for kind in FUSION_KINDS}}
+
+
 _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "full_batch": False,
              "device_num": None, "global_rank": None, "parameter_broadcast": False,
-             "comm_fusion": None, "all_reduce_fusion_config": [],
+             "comm_fusion": _default_comm_fusion(), "all_reduce_fusion_config": [],
              "strategy_ckpt_save_file": "", "dataset_strategy": "data_parallel",
              "search_mode": "recursive_programming", "pipeline_stages": 1,
              "enable_parallel_optimizer": False, "enable_all_reduce_fusion": True,
+             "enable_all_gather_fusion": False, "enable_reduce_scatter_fusion": False,
              "strategy_ckpt_config": {"load_file": "", "save_file": "",
-                                      "only_trainable_params": True}}
+                                      "only_trainable_params": True},
+             "gradient_fp32_sync": True, "communi_parallel_mode": "all_group_parallel",
+             "optimizer_weight_shard_aggregated_save": False,
+             "pipeline_config": {"pipeline_interleave": False, "pipeline_scheduler": "1f1b"},
+             "parameter_broadcast_is_set": False,
+             # parallel_optimizer_config's settings (read back one by one, as MindSpore's)
+             "gradient_accumulation_shard": False, "parallel_optimizer_threshold": -1,
+             "optimizer_weight_shard_size": -1, "optimizer_level": "level1"}
 _state = dict(_DEFAULTS)
 
 
@@ -73,6 +90,14 @@ def _count(key, low):
     return check
 
 
+def _global_rank(value):
+    rank = _count("global_rank", 0)(value)
+    if rank > 4095:
+        raise ArgumentValueError(f"The context configuration parameter 'global_rank' must be in "
+                                 f"[0, 4095], but got the value of global_rank : {rank}.")
+    return rank
+
+
 def _dataset_strategy(value):
     """"full_batch" (every process reads the whole batch), "data_parallel" (its share), or one
     split per input (a tuple of tuples), kept as MindSpore keeps it: lists."""
@@ -86,6 +111,101 @@ def _dataset_strategy(value):
         raise DTypeError(f"For 'set_auto_parallel_context', the argument 'dataset_strategy' "
                          f"must be str or tuple type, but got the type : {type(value)}.")
     return [list(v) for v in value]
+
+
+def _typed(key, kind):
+    """MindSpore's argument type check of set_auto_parallel_context (args_type_check)."""
+    def check(value):
+        if not isinstance(value, kind):
+            raise DTypeError(f"The parameter '{key}' must be {kind}, but got {type(value)}")
+        return value
+    return check
+
+
+COMMUNI_PARALLEL_MODES = ("all_group_parallel", "same_server_group_parallel",
+                          "no_group_parallel")
+PIPELINE_SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
+
+
+def _communi_parallel_mode(value):
+    """How Ascend's streams run the communications of different groups; one order of every
+    collective in program order, as cellgraph runs them, gives the same values."""
+    _typed("communi_parallel_mode", str)(value)
+    if value not in COMMUNI_PARALLEL_MODES:
+        raise ArgumentValueError(f"For 'set_auto_parallel_context().set_communi_parallel_mode', "
+                                 f"the argument 'communi_parallel_mode' only support "
+                                 f"'ALL_GROUP_PARALLEL', 'SAME_SEVER_GROUP_PARALLEL' and "
+                                 f"'NO_GROUP_PARALLEL', but got the value : {value}.")
+    return value
+
+
+def _pipeline_config(value):
+    """{"pipeline_interleave": bool, "pipeline_scheduler": name}: the schedule of pipeline
+    stages (pipeline_stages > 1, which a compile refuses)."""
+    _typed("pipeline_config", dict)(value)
+    unknown = [k for k in value if k not in ("pipeline_interleave", "pipeline_scheduler")]
+    if unknown:
+        raise ArgumentValueError(f"Unknown config: {unknown}")
+    interleave, scheduler = value["pipeline_interleave"], value["pipeline_scheduler"]
+    if not isinstance(interleave, bool):
+        raise DTypeError(f"For 'pipeline_interleave', the 'pipeline_interleave' must be a bool, "
+                         f"but got {type(interleave).__name__}.")
+    if scheduler not in PIPELINE_SCHEDULERS:
+        raise ArgumentValueError(f"The 'parameter' must be str and must be in "
+                                 f"'{list(PIPELINE_SCHEDULERS)}', but got '{scheduler}'.")
+    if not interleave and scheduler != "1f1b":
+        raise DTypeError(f"When pipeline_interleave is False, {scheduler!r} is not supported, "
+                         f"only '1f1b' is allowed.")
+    return {"pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
+
+
+def _parallel_optimizer_config(value) -> dict:
+    """The parallel optimizer's settings (gradient_accumulation_shard,
+    parallel_optimizer_threshold, optimizer_weight_shard_size, optimizer_level) with MindSpore's
+    checks; read back, since the parallel optimizer itself is refused (nn.Optimizer, and the
+    compile in semi_auto/auto parallel)."""
+    _typed("parallel_optimizer_config", dict)(value)
+    known = ("gradient_accumulation_shard", "parallel_optimizer_threshold",
+             "optimizer_weight_shard_size", "optimizer_level")
+    unknown = [k for k in value if k not in known]
+    if unknown:
+        raise ArgumentValueError(f"Unknown config: {unknown}")
+    updates = {}
+    level = value.get("optimizer_level")
+    if "gradient_accumulation_shard" in value:
+        shard = value["gradient_accumulation_shard"]
+        if not isinstance(shard, bool):
+            raise DTypeError(f"For 'gradient_accumulation_shard', the "
+                             f"'gradient_accumulation_shard' must be a bool, but got "
+                             f"{type(shard).__name__}.")
+        if level is not None and level != "level2":
+            raise ArgumentValueError(f"The optimizer_level is set as {level}, thus cannot set "
+                                     f"grad_accumulation_shard as True.")
+        updates["gradient_accumulation_shard"] = shard
+    for key, low in (("parallel_optimizer_threshold", 0), ("optimizer_weight_shard_size", 1)):
+        if key not in value or (key == "optimizer_weight_shard_size" and value[key] == -1):
+            continue
+        number = value[key]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise DTypeError(f"For '{key}', the input value must be int, but got "
+                             f"'{type(number).__name__}'")
+        if number < low:
+            raise ArgumentValueError(f"For '{key}', the input value must be int and must "
+                                     f"{'>=' if low == 0 else '>'} 0, but got '{number}' with "
+                                     f"type 'int'.")
+        updates[key] = number
+    if level is not None:
+        if level not in ("level1", "level2", "level3"):
+            raise ArgumentValueError(f"Optimizer level should in ['level1', 'level2', "
+                                     f"'level3'], but got {level}")
+        if updates.get("gradient_accumulation_shard", _state["gradient_accumulation_shard"]) \
+                and level != "level2":
+            raise ArgumentValueError("The grad_accumulation shard is set, thus cannot set "
+                                     "optimizer_level != 'level2'")
+        if level == "level2":
+            updates["gradient_accumulation_shard"] = True
+        updates["optimizer_level"] = level
+    return updates
 
 
 def _search_mode(value):
@@ -108,27 +228,83 @@ def _pipeline_stages(value):
     return int(value)
 
 
-def _comm_fusion(value):
-    """{"allreduce": {"mode": "auto" | "size", "config": MB}}: the gradient bucket size."""
-    setting = value.get("allreduce") if isinstance(value, dict) else None
-    if not isinstance(setting, dict) or setting.get("mode") not in ("auto", "size"):
-        raise ArgumentValueError(f"set_auto_parallel_context: comm_fusion must be "
-                                 f"{{'allreduce': {{'mode': 'auto' or 'size', 'config': MB}}}}, "
-                                 f"got {value!r}")
-    if setting["mode"] == "size" and not (isinstance(setting.get("config"), numbers.Real)
-                                          and setting["config"] > 0):
-        raise ArgumentValueError(f"set_auto_parallel_context: comm_fusion 'size' needs a "
-                                 f"positive 'config' in MB, got {setting.get('config')!r}")
-    return value
+def _fusion_threshold(value):
+    """A size mode's config: a whole number of MB, at least 0 (MindSpore's context takes an
+    int there)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise DTypeError(f"For 'comm_fusion', the 'size' mode's config must be an int (MB), "
+                         f"but got the type : {type(value)}.")
+    if value < 0:
+        raise ArgumentValueError(f"fusion threshold must be larger than 0, but got {value}")
+    return int(value)
+
+
+def _fusion_kind(kind: str, setting) -> dict:
+    """One kind's {"mode", "config"}: auto or size for all three, index (the parameter
+    indices where a bucket closes, all_reduce_fusion_config) for allreduce too."""
+    if not isinstance(setting, dict):
+        raise DTypeError(f"For 'comm_fusion', the '{kind}' config must be dict, but got the "
+                         f"type : {type(setting)}.")
+    for key in ("mode", "config"):
+        if key not in setting:
+            raise KeyError(f"For 'comm_fusion', the key '{key}' should be contained.")
+    modes = ("auto", "index", "size") if kind == "allreduce" else ("auto", "size")
+    if setting["mode"] not in modes:
+        raise KeyError(f"fusion method mode must be {', '.join(modes[:-1])} or {modes[-1]}, "
+                       f"but got {setting['mode']}")
+    if setting["mode"] == "size":
+        _fusion_threshold(setting["config"])
+    elif setting["mode"] == "index":
+        _split_indices(setting["config"])
+    return setting
+
+
+def _comm_fusion(value) -> dict:
+    """The context's state after setting comm_fusion: its kinds are taken in the order given
+    ("openstate" last when missing, True); each one set replaces that kind of the whole
+    setting, which get_auto_parallel_context reads back with all four keys. Setting a kind
+    turns its fusion on, openstate False turns all three off, and allreduce's index mode sets
+    all_reduce_fusion_config."""
+    if not isinstance(value, dict):
+        raise DTypeError(f"The parameter 'comm_fusion' must be {dict}, but got {type(value)}")
+    config = copy.deepcopy(_state["comm_fusion"])
+    switches = {kind: f"enable_{name}_fusion" for kind, name in zip(
+        FUSION_KINDS, ("all_reduce", "all_gather", "reduce_scatter"))}
+    updates = {key: _state[key] for key in switches.values()}
+    for kind, setting in {**value, "openstate": value.get("openstate", True)}.items():
+        if kind == "openstate":
+            if not isinstance(setting, bool):
+                raise DTypeError(f"For 'comm_fusion', the 'openstate' must be bool, but got "
+                                 f"the type : {type(setting)}.")
+            if not setting:
+                updates.update(dict.fromkeys(switches.values(), False))
+        elif kind in FUSION_KINDS:
+            _fusion_kind(kind, setting)
+            updates[switches[kind]] = True
+            if kind == "allreduce" and setting["mode"] == "index":
+                updates["all_reduce_fusion_config"] = list(setting["config"])
+        else:
+            raise KeyError(f"comm fusion type must be openstate,allreduce, allgather or "
+                           f"reducescatter, but got {kind}")
+        config[kind] = copy.deepcopy(setting)
+    return {**updates, "comm_fusion": config}
 
 
 def _split_indices(value):
     """all_reduce_fusion_config: ascending parameter indices where a new bucket starts."""
-    if not isinstance(value, (list, tuple)) or not all(
-            isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in value) or list(
-            value) != sorted(set(value)):
-        raise ArgumentValueError(f"set_auto_parallel_context: all_reduce_fusion_config must be "
-                                 f"ascending positive parameter indices, got {value!r}")
+    where = "For 'set_auto_parallel_context().set_all_reduce_fusion_split_indices', the argument"
+    if not value:
+        raise ArgumentValueError(f"{where} 'indices' can not be empty")
+    if not isinstance(value, list):
+        raise DTypeError(f"{where} 'indices' must be list, but got the type : {type(value)} .")
+    for index in value:
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise DTypeError(f"{where} 'index' must be int, but got the type : {type(index)} .")
+    if len(set(value)) != len(value):
+        raise ArgumentValueError("The indices has duplicate elements")
+    if sorted(value) != value:
+        raise ArgumentValueError(f"{where.replace(' the argument', '')}, the elements in "
+                                 f"argument 'indices' must be sorted in ascending order")
     return list(value)
 
 
@@ -167,13 +343,22 @@ def _strategy_ckpt_config(value):
 
 
 _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_mean"),
-           "device_num": _count("device_num", 1), "global_rank": _count("global_rank", 0),
+           "device_num": _count("device_num", 1), "global_rank": _global_rank,
            "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion,
            "full_batch": _flag("full_batch"), "dataset_strategy": _dataset_strategy,
            "search_mode": _search_mode, "pipeline_stages": _pipeline_stages,
            "enable_parallel_optimizer": _flag("enable_parallel_optimizer"),
            "all_reduce_fusion_config": _split_indices,
-           "strategy_ckpt_save_file": _save_file, "strategy_ckpt_config": _strategy_ckpt_config}
+           "strategy_ckpt_save_file": _save_file, "strategy_ckpt_config": _strategy_ckpt_config,
+           "gradient_fp32_sync": _typed("gradient_fp32_sync", bool),
+           "communi_parallel_mode": _communi_parallel_mode,
+           "optimizer_weight_shard_aggregated_save": _typed(
+               "optimizer_weight_shard_aggregated_save", bool),
+           "pipeline_config": _pipeline_config,
+           "parallel_optimizer_config": _parallel_optimizer_config}
+# keys whose setting changes other keys too: the check returns every key's new value
+_SETTINGS_OF_ONE_KEY = {"comm_fusion": _comm_fusion,
+                        "parallel_optimizer_config": _parallel_optimizer_config}
 
 
 def set_auto_parallel_context(**kwargs) -> None:
@@ -182,14 +367,25 @@ def set_auto_parallel_context(**kwargs) -> None:
     (in semi_auto_parallel every process reads the whole batch, whatever it says) and
     strategy_ckpt_save_file / strategy_ckpt_config (the file a sharded run writes its
     parameters' layouts to: train/strategy_file.py), dataset_strategy (full_batch's other
-    spelling), and search_mode, pipeline_stages, enable_parallel_optimizer (read back; a
-    network compiled in semi_auto/auto parallel under them is refused); MindSpore's other keys
-    configure modes cellgraph does not run."""
+    spelling), gradient_fp32_sync (in semi_auto_parallel, half-precision gradients are
+    all-reduced in float32), communi_parallel_mode (read back: how Ascend's streams overlap
+    groups' communications, no effect on values), and search_mode, pipeline_stages,
+    pipeline_config, enable_parallel_optimizer, optimizer_weight_shard_aggregated_save (read
+    back; a network compiled in semi_auto/auto parallel under pipeline stages or the parallel
+    optimizer is refused); MindSpore's other keys configure modes cellgraph does not run."""
     for key in kwargs:
         if key not in _CHECKS:
             raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "
                                      f"cellgraph supports {', '.join(sorted(_CHECKS))}")
-    _state.update({key: _CHECKS[key](value) for key, value in kwargs.items()})
+    updates = {}
+    for key, value in kwargs.items():
+        if key in _SETTINGS_OF_ONE_KEY:
+            updates.update(_SETTINGS_OF_ONE_KEY[key](value))
+        else:
+            updates[key] = _CHECKS[key](value)
+    _state.update(updates)
+    if "parameter_broadcast" in kwargs:
+        _state["parameter_broadcast_is_set"] = True
     if "strategy_ckpt_save_file" in kwargs:  # the two spellings of one setting
         _state["strategy_ckpt_config"] = {**_state["strategy_ckpt_config"],
                                           "save_file": _state["strategy_ckpt_save_file"]}
@@ -203,18 +399,20 @@ def set_auto_parallel_context(**kwargs) -> None:
     _install_strategy_writer()
 
 
-def set_enable_all_reduce_fusion(enable: bool) -> None:
-    """Whether data parallelism packs the gradients into buckets (comm_fusion's size) or
-    all-reduces each on its own."""
+def set_enable_fusion(name: str, enable: bool) -> None:
+    """Whether the collectives `name` ("all_reduce", "all_gather", "reduce_scatter") are fused:
+    all_reduce's decides whether data parallelism packs the gradients into buckets
+    (comm_fusion's size) or all-reduces each on its own; the other two are read back
+    (cellgraph's sharding issues each all-gather and reduce-scatter on its own)."""
     if not isinstance(enable, bool):
-        raise DTypeError(f"For 'set_auto_parallel_context().set_enable_all_reduce_fusion', the "
+        raise DTypeError(f"For 'set_auto_parallel_context().set_enable_{name}_fusion', the "
                          f"argument 'enable_fusion' must be bool, but got the type : "
                          f"{type(enable)}.")
-    _state["enable_all_reduce_fusion"] = enable
+    _state[f"enable_{name}_fusion"] = enable
 
 
-def enable_all_reduce_fusion() -> bool:
-    return _state["enable_all_reduce_fusion"]
+def enable_fusion(name: str) -> bool:
+    return _state[f"enable_{name}_fusion"]
 
 
 def _sync_sharding_settings() -> None:
@@ -225,6 +423,7 @@ def _sync_sharding_settings() -> None:
     settings.pipeline_stages = _state["pipeline_stages"]
     settings.parallel_optimizer = _state["enable_parallel_optimizer"]
     settings.full_batch = _state["full_batch"]
+    settings.gradient_fp32_sync = _state["gradient_fp32_sync"]
 
 
 def _write_strategy_file(layouts: dict) -> None:
@@ -256,6 +455,8 @@ def get_auto_parallel_context(attr_key: str):
     if attr_key not in _CHECKS:
         raise ArgumentValueError(f"get_auto_parallel_context: unknown key {attr_key!r}; known "
                                  f"keys: {', '.join(sorted(_CHECKS))}")
+    if attr_key not in _state:  # set only; its settings are read back one by one
+        raise ArgumentValueError(f"Get context keyword {attr_key} is not recognized!")
     value = _state[attr_key]
     if value is None and attr_key in ("device_num", "global_rank"):
         return _from_job(attr_key)
@@ -276,6 +477,8 @@ def reset_auto_parallel_context() -> None:
     _state.clear()
     _state.update(_DEFAULTS)
     _state["strategy_ckpt_config"] = dict(_DEFAULTS["strategy_ckpt_config"])
+    _state["comm_fusion"] = _default_comm_fusion()
+    _state["pipeline_config"] = dict(_DEFAULTS["pipeline_config"])
     _sync_sharding_settings()
 
 
@@ -288,7 +491,6 @@ def bucket_bytes() -> int:
     bucket, when all-reduce fusion is off)."""
     if not _state["enable_all_reduce_fusion"]:
         return 0
-    setting = (_state["comm_fusion"] or {}).get("allreduce", {})
-    mb = setting.get("config", DEFAULT_BUCKET_MB) if setting.get("mode") == "size" else \
-        DEFAULT_BUCKET_MB
+    setting = _state["comm_fusion"]["allreduce"]
+    mb = setting["config"] if setting["mode"] == "size" else DEFAULT_BUCKET_MB
     return int(mb * 2**20)

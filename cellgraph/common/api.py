@@ -122,6 +122,9 @@ class _CellGraphExecutor:
         """(the Executable of obj's construct for these arguments, whether it was compiled
         now)."""
         from cellgraph import context
+        from cellgraph.compiler.pipeline import compile_callable
+        from cellgraph.runtime.executor import tensor_leaves
+        from cellgraph.runtime.tensor import SignatureTensor
 
         cache = getattr(obj, "_graph_cache", None)
         if cache is None or not callable(getattr(obj, "construct", None)):
@@ -129,6 +132,11 @@ class _CellGraphExecutor:
                                  f"construct")
         before = {id(e) for e in cache.entries.values()}
         fn, flat = obj._graph_arguments(args, kwargs)
+        if any(isinstance(leaf, SignatureTensor) for leaf in tensor_leaves(flat)):
+            # Tensors of unknown sizes (`Tensor(shape=[None, 3], dtype=...)`), as Cell.compile
+            # takes them: the graph is built and checked with those sizes dynamic; calls
+            # compile for their own shapes
+            return compile_callable(fn, tuple(flat), context.dump_dir()), True
         entry = cache.lookup(fn, tuple(flat), context.dump_dir())
         return entry, id(entry) not in before
 

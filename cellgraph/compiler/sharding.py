@@ -56,7 +56,8 @@ from dataclasses import dataclass, field
 
 from cellgraph.primitives import redistribution_ops as R
 from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
-from cellgraph.primitives.core import TensorType
+from cellgraph.primitives.core import PRIMITIVES, TensorType
+from cellgraph.primitives.dtype import bfloat16, float16, float32
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     CellgraphError,
@@ -84,10 +85,12 @@ class ShardSettings:
     pipeline_stages: int = 1
     parallel_optimizer: bool = False
     full_batch: bool = False
+    gradient_fp32_sync: bool = True  # half-precision gradients all-reduced in float32
 
 
 SETTINGS = ShardSettings()
 OPERATOR_MODES = ("semi_auto_parallel", "auto_parallel")
+HALF_FLOATS = (float16, bfloat16)
 
 
 def _world_size() -> int:
@@ -369,6 +372,20 @@ class _Sharder:
         graph.nodes.append(Apply(prim, inputs, params, outputs, loc))
         return outputs
 
+    def _mirror(self, graph: Graph, atom, axis: int, loc):
+        """`atom` through a mirror over `axis`' group; with gradient_fp32_sync a half-precision
+        one is mirrored in float32 (cast there and back, exact), so its gradient is all-reduced
+        in float32, as MindSpore's gradient_fp32_sync does.
+
+            %1 = cast(%w) {dtype=Float32}  ;  %2 = shard_mirror(%1)  ;  %3 = cast(%2)
+        """
+        dtype = atom.aval.dtype
+        if not (SETTINGS.gradient_fp32_sync and dtype in HALF_FLOATS):
+            return self._emit(graph, R.shard_mirror, [atom], self._comm(axis), loc)[0]
+        wide = self._emit(graph, PRIMITIVES["cast"], [atom], {"dtype": float32}, loc)[0]
+        mirrored = self._emit(graph, R.shard_mirror, [wide], self._comm(axis), loc)[0]
+        return self._emit(graph, PRIMITIVES["cast"], [mirrored], {"dtype": dtype}, loc)[0]
+
     def _comm(self, axis: int) -> dict:
         return {"group": self.groups[axis], "rank_size": self.matrix[axis]}
 
@@ -586,7 +603,7 @@ class _Sharder:
         for axis in range(len(self.matrix)):
             if all(out[axis] is REPLICATED for out in plan.outputs):
                 continue
-            inputs = [self._emit(graph, R.shard_mirror, [a], self._comm(axis), node.loc)[0]
+            inputs = [self._mirror(graph, a, axis, node.loc)
                       if want[axis] is REPLICATED and not isinstance(a, Constant)
                       and a.aval.dtype.is_float else a
                       for a, want in zip(inputs, plan.inputs)]

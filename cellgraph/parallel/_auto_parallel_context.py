@@ -55,10 +55,76 @@ class _AutoParallelContext:
         return _context.get_auto_parallel_context("enable_parallel_optimizer")
 
     def set_enable_all_reduce_fusion(self, enable_all_reduce_fusion):
-        _context.set_enable_all_reduce_fusion(enable_all_reduce_fusion)
+        _context.set_enable_fusion("all_reduce", enable_all_reduce_fusion)
 
     def get_enable_all_reduce_fusion(self):
-        return _context.enable_all_reduce_fusion()
+        return _context.enable_fusion("all_reduce")
+
+    def set_enable_all_gather_fusion(self, enable_all_gather_fusion):
+        _context.set_enable_fusion("all_gather", enable_all_gather_fusion)
+
+    def get_enable_all_gather_fusion(self):
+        return _context.enable_fusion("all_gather")
+
+    def set_enable_reduce_scatter_fusion(self, enable_reduce_scatter_fusion):
+        _context.set_enable_fusion("reduce_scatter", enable_reduce_scatter_fusion)
+
+    def get_enable_reduce_scatter_fusion(self):
+        return _context.enable_fusion("reduce_scatter")
+
+    def set_comm_fusion(self, config):
+        _context.set_auto_parallel_context(comm_fusion=config)
+
+    def get_comm_fusion(self):
+        return _context.get_auto_parallel_context("comm_fusion")
+
+    def set_all_reduce_fusion_split_indices(self, indices):
+        _context.set_auto_parallel_context(all_reduce_fusion_config=indices)
+
+    def get_all_reduce_fusion_split_indices(self):
+        return _context.get_auto_parallel_context("all_reduce_fusion_config")
+
+    def set_gradient_fp32_sync(self, gradient_fp32_sync):
+        _context.set_auto_parallel_context(gradient_fp32_sync=gradient_fp32_sync)
+
+    def get_gradient_fp32_sync(self):
+        return _context.get_auto_parallel_context("gradient_fp32_sync")
+
+    def get_parameter_broadcast_is_set(self):
+        return _context._state["parameter_broadcast_is_set"]
+
+    def set_communi_parallel_mode(self, communi_parallel_mode):
+        _context.set_auto_parallel_context(communi_parallel_mode=communi_parallel_mode)
+
+    def get_communi_parallel_mode(self):
+        return _context.get_auto_parallel_context("communi_parallel_mode")
+
+    def set_optimizer_weight_shard_aggregated_save(self, aggregated_save):
+        _context.set_auto_parallel_context(optimizer_weight_shard_aggregated_save=aggregated_save)
+
+    def get_optimizer_weight_shard_aggregated_save(self):
+        return _context.get_auto_parallel_context("optimizer_weight_shard_aggregated_save")
+
+    def set_pipeline_config(self, pipeline_config):
+        _context.set_auto_parallel_context(pipeline_config=pipeline_config)
+
+    def get_pipeline_interleave(self):
+        return _context.get_auto_parallel_context("pipeline_config")["pipeline_interleave"]
+
+    def get_pipeline_scheduler(self):
+        return _context.get_auto_parallel_context("pipeline_config")["pipeline_scheduler"]
+
+    def set_parallel_optimizer_config(self, parallel_optimizer_config):
+        _context.set_auto_parallel_context(parallel_optimizer_config=parallel_optimizer_config)
+
+    def get_grad_accumulation_shard(self):
+        return _context._state["gradient_accumulation_shard"]
+
+    def get_parallel_optimizer_threshold(self):
+        return _context._state["parallel_optimizer_threshold"]
+
+    def get_optimizer_weight_shard_size(self):
+        return _context._state["optimizer_weight_shard_size"]
 
     def reset(self):
         _context.reset_auto_parallel_context()

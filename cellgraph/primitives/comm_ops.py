@@ -28,8 +28,8 @@ from collections.abc import Callable
 from .array_ops import cast, reduce_sum, reshape
 from .batching import move_axis
 from .core import Primitive, TensorType, abstract_of, fmt_shape
-from .dtype import int64
-from .errors import ArgumentValueError, CommunicationError, DTypeError, ShapeError
+from .dtype import DType, int64
+from .errors import ArgumentValueError, CommunicationError, DTypeError, RunError, ShapeError
 from .math_ops import div, equal, mul
 
 
@@ -206,6 +206,23 @@ def _recv_type(x, src=0, group=WORLD_COMM_GROUP, tag=0, rank_size=1):
     return x.strong()
 
 
+def _neighbor_exchange_type(*xs, send_rank_ids=(), recv_rank_ids=(), send_shapes=(),
+                            recv_shapes=(), recv_type=None, group=WORLD_COMM_GROUP):
+    """Tensor i of `xs` (of shape send_shapes[i]) goes to send_rank_ids[i]; output j (of shape
+    recv_shapes[j], dtype recv_type) is what recv_rank_ids[j] sends."""
+    _check_group("NeighborExchange", group)
+    for i, (x, shape) in enumerate(zip(xs, send_shapes)):
+        if tuple(x.shape) != tuple(shape):
+            raise RunError(f"For 'NeighborExchange', input[{i}] shape must be equal to attr "
+                           f"shape, but got input[{i}] shape: {_shape_text(x.shape)}, attr "
+                           f"shape : {_shape_text(shape)}.")
+    return tuple(TensorType(tuple(shape), recv_type) for shape in recv_shapes)
+
+
+def _shape_text(shape) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
 # effectful: the ranks must meet every collective, in the same order
 all_reduce = Primitive("all_reduce", _all_reduce_type, label="AllReduce",
                        multiple_results=True, effectful=True)
@@ -225,6 +242,9 @@ all_to_all = Primitive("all_to_all", _all_to_all_type, label="AllToAll", effectf
 send = Primitive("send", _send_type, label="Send", multiple_results=True,
                  nondifferentiable=True, effectful=True)
 recv = Primitive("recv", _recv_type, label="Receive", nondifferentiable=True, effectful=True)
+# each rank sends its tensors to the ranks it names and receives from the ranks it names
+neighbor_exchange = Primitive("neighbor_exchange", _neighbor_exchange_type,
+                              label="NeighborExchange", multiple_results=True, effectful=True)
 # rank `dst` gets the ranks' tensors along axis 0 (the others zeros); every rank gets its slice
 # along axis 0 of rank `src`'s tensor
 collective_gather = Primitive("collective_gather", _gather_type, label="CollectiveGather",
@@ -240,7 +260,7 @@ all_reduce_start = Primitive("all_reduce_start", _all_reduce_start_type, label="
 all_reduce_done = Primitive("all_reduce_done", _all_reduce_done_type, label="AllReduce",
                             multiple_results=True, nondifferentiable=True, effectful=True)
 COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier, all_to_all,
-               send, recv, collective_gather, collective_scatter, all_reduce_start,
+               send, recv, neighbor_exchange, collective_gather, collective_scatter, all_reduce_start,
                all_reduce_done)
 
 
@@ -322,6 +342,18 @@ def _gather_bprop(x, out, dout, dst=0, group=WORLD_COMM_GROUP, rank_size=1):
 def _scatter_bprop(x, out, dout, src=0, group=WORLD_COMM_GROUP, rank_size=1):
     # only rank src's tensor was read: the ranks' cotangents gathered there (zeros elsewhere)
     return (collective_gather(dout, dst=src, group=group, rank_size=rank_size),)
+
+
+@neighbor_exchange.def_bprop
+def _neighbor_exchange_bprop(*xs, out, dout, send_rank_ids=(), recv_rank_ids=(),
+                             send_shapes=(), recv_shapes=(), recv_type=None,
+                             group=WORLD_COMM_GROUP):
+    """The exchange backwards: each output's cotangent goes back to the rank it came from, and
+    each input's cotangent comes from the rank it went to."""
+    dtype = xs[0].dtype if xs else recv_type
+    return neighbor_exchange(*dout, send_rank_ids=recv_rank_ids, recv_rank_ids=send_rank_ids,
+                             send_shapes=recv_shapes, recv_shapes=send_shapes, recv_type=dtype,
+                             group=group)
 
 
 def gather_placeholder(out):
@@ -464,5 +496,72 @@ class CollectiveScatter(_Collective):
                                   rank_size=_rank_size(self.group))
 
 
+def _rank_ids(name: str, value) -> tuple:
+    if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise DTypeError(f"For 'NeighborExchange', attr '{name}' must be a list[int, int, ...].")
+    return tuple(value)
+
+
+def _shapes(name: str, value) -> tuple:
+    if not isinstance(value, tuple) or not all(
+            isinstance(s, (list, tuple)) and all(isinstance(d, int) and not isinstance(d, bool)
+                                                 for d in s) for s in value):
+        raise DTypeError(f"For 'NeighborExchange', attr '{name}' must be a tuple(list, list, "
+                         f"...).")
+    return tuple(tuple(s) for s in value)
+
+
+def _paired(shapes_name: str, shapes: tuple, ids_name: str, ids: tuple) -> None:
+    if len(shapes) != len(ids):
+        raise ArgumentValueError(f"For 'NeighborExchange', attr '{shapes_name}' size must be "
+                                 f"equal to attr  '{ids_name}' size, but got attr "
+                                 f"'{shapes_name}' size: {len(shapes)}, attr '{ids_name}' "
+                                 f"size: {len(ids)}")
+
+
+class NeighborExchange(_Collective):
+    """`ops.NeighborExchange(send_rank_ids, recv_rank_ids, recv_shapes, send_shapes, recv_type,
+    group)((x, ...))`: tensor i goes to group rank send_rank_ids[i] and output j (a tuple) is
+    what group rank recv_rank_ids[j] sent, of shape recv_shapes[j] and dtype recv_type. The
+    attributes are checked where the graph is built, as MindSpore checks them when inferring:
+    rank ids are lists of ints, shapes tuples of lists, each list as long as its ids."""
+
+    def __init__(self, send_rank_ids, recv_rank_ids, recv_shapes, send_shapes, recv_type,
+                 group=WORLD_COMM_GROUP):
+        self.send_rank_ids, self.recv_rank_ids = send_rank_ids, recv_rank_ids
+        self.recv_shapes, self.send_shapes = recv_shapes, send_shapes
+        self.recv_type, self.group = recv_type, group
+
+    def _params(self) -> dict:
+        recv_shapes = _shapes("recv_shapes", self.recv_shapes)
+        recv_ids = _rank_ids("recv_rank_ids", self.recv_rank_ids)
+        _paired("recv_shapes", recv_shapes, "recv_rank_ids", recv_ids)
+        send_shapes = _shapes("send_shapes", self.send_shapes)
+        send_ids = _rank_ids("send_rank_ids", self.send_rank_ids)
+        _paired("send_shapes", send_shapes, "send_rank_ids", send_ids)
+        if not isinstance(self.recv_type, DType):
+            raise DTypeError(f"For 'NeighborExchange', attr 'recv_type' must be a mindspore "
+                             f"data type, but got: {self.recv_type!r}.")
+        if not isinstance(self.group, str):
+            raise DTypeError(f"For 'NeighborExchange', attr 'group' must be a str, but got: "
+                             f"{self.group!r}.")
+        return {"send_rank_ids": send_ids, "recv_rank_ids": recv_ids,
+                "send_shapes": send_shapes, "recv_shapes": recv_shapes,
+                "recv_type": self.recv_type, "group": self.group}
+
+    def __call__(self, input_x=()):
+        params = self._params()
+        tensors = tuple(input_x) if isinstance(input_x, (tuple, list)) else (input_x,)
+        if not params["send_rank_ids"] and tensors:
+            raise ArgumentValueError(f"For 'NeighborExchange', the input_numbers must be equal "
+                                     f"to 0, but got {len(tensors)}.")
+        if len(tensors) != len(params["send_shapes"]):
+            raise RunError(f"For 'NeighborExchange', input tuple size must be equal to attr "
+                           f"'send_shapes' size, but got input tuple size: {len(tensors)}, "
+                           f"attr 'send_shapes' size: {len(params['send_shapes'])}.")
+        return neighbor_exchange(*tensors, **params)
+
+
 __all__ = ["AllGather", "AllReduce", "Barrier", "Broadcast", "CollectiveGather",
-           "CollectiveScatter", "ReduceOp", "ReduceScatter"]
+           "CollectiveScatter", "NeighborExchange", "ReduceOp", "ReduceScatter"]

@@ -289,6 +289,37 @@ def recv(xp, x, src=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
     return like(buf, x)
 
 
+@kernel("neighbor_exchange")
+def neighbor_exchange(xp, *xs, send_rank_ids=(), recv_rank_ids=(), send_shapes=(),
+                      recv_shapes=(), recv_type=None, group=distributed.WORLD_NAMES[0]):
+    """Tensor i to group rank send_rank_ids[i], output j from group rank recv_rank_ids[j], all
+    posted at once (a rank may send to and receive from the same peer, itself included)."""
+    from .kernels import dtype_of
+
+    g = distributed.group(group)
+    dist = distributed.torch_distributed()
+    sends = [as_torch(xp.asarray(x)).contiguous() for x in xs]
+    outs = [xp.zeros(tuple(shape), dtype=dtype_of(xp, recv_type)) for shape in recv_shapes]
+    bufs = [as_torch(out) for out in outs]
+    me = distributed.group_rank_and_size(group)[0]
+    to_self = [t for t, r in zip(sends, send_rank_ids) if r == me]
+    ops = [dist.P2POp(dist.isend, t, g.ranks[r], g.handle)
+           for t, r in zip(sends, send_rank_ids) if r != me]
+    for b, r in zip(bufs, recv_rank_ids):
+        if r != me:
+            ops.append(dist.P2POp(dist.irecv, b, g.ranks[r], g.handle))
+        elif not to_self:
+            raise ShapeError(f"NeighborExchange: rank {me} receives from itself more tensors "
+                             f"than it sends itself")
+        else:  # a rank's tensors to itself arrive in the order it sends them (no transport)
+            b.copy_(to_self.pop(0).reshape(b.shape))
+    with reporting("NeighborExchange", group):
+        for work in dist.batch_isend_irecv(ops) if ops else ():
+            work.wait()
+    RECORDER.record("NeighborExchange", group, g.ranks)
+    return tuple(like(b, out) for b, out in zip(bufs, outs))
+
+
 def _rooted(xp, x, label: str, group: str, root: int):
     """What a collective with a root rank starts from: (x as the backend's array, its group,
     torch, torch.distributed, x as a contiguous torch tensor, whether this rank is the root),

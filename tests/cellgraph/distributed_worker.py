@@ -129,7 +129,7 @@ def train_in_small_buckets(rank: int, size: int) -> dict:
     backward has its gradient (CELLGRAPH_COMM_OVERLAP on, the default) and all-reduced after
     backward (off): final parameters under `overlap/KIND/` and `sync/KIND/`."""
     arrays = {}
-    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 1e-6}})
+    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 0}})
     for mode, setting in (("overlap", "1"), ("sync", "0")):
         os.environ["CELLGRAPH_COMM_OVERLAP"] = setting  # read when a graph compiles
         for kind in MODELS:
@@ -439,6 +439,30 @@ def task_comm_func(out: Path, rank: int, size: int) -> None:
     (out / f"comm_func_rank{rank}.json").write_text(json.dumps(results))
 
 
+def task_neighbor_exchange(out: Path, rank: int, size: int) -> None:
+    """ops.NeighborExchange on two ranks, compiled: a [2] tensor to the peer and a [3] one to
+    itself; each rank receives the peer's [2] and its own [3]; the gradient comes back from
+    where each tensor went (each rank's loss weighs what it received by rank + 1)."""
+    from cellgraph.ops.operations.comm_ops import NeighborExchange
+
+    peer = 1 - rank
+    exchange = NeighborExchange(send_rank_ids=[peer, rank], recv_rank_ids=[peer, rank],
+                                recv_shapes=([2], [3]), send_shapes=([2], [3]),
+                                recv_type=ms.float32)
+
+    def loss(x, y):
+        got_x, got_y = exchange((x, y))
+        return (got_x.sum() + got_y.sum()) * (rank + 1)
+
+    x = Tensor(np.full(2, 10.0 * rank + 1, np.float32))
+    y = Tensor(np.arange(3, dtype=np.float32) + rank)
+    got = ms.jit(lambda a, b: exchange((a, b)))(x, y)
+    grads = ms.grad(ms.jit(loss), grad_position=(0, 1))(x, y)
+    results = {"received": [g.asnumpy().tolist() for g in got],
+               "grads": [g.asnumpy().tolist() for g in grads]}
+    (out / f"neighbor_exchange_rank{rank}.json").write_text(json.dumps(results))
+
+
 # ----- kill and resume: `cellgraph launch --max-restarts 1` restarts the workers --------------
 
 RESUME_EPOCHS, RESUME_ROWS = 3, 48  # 6 steps an epoch of 8 rows (4 per rank on 2 ranks)
@@ -514,7 +538,7 @@ def task_resume_loop(out: Path, rank: int, size: int, kill_at: int = 14) -> None
     np.savez(out / f"final_rank{rank}.npz", **params_of(net))
 
 
-TASKS = {"train": task_train, "auto_parallel": task_auto_parallel, "collectives": task_collectives,
+TASKS = {"neighbor_exchange": task_neighbor_exchange, "train": task_train, "auto_parallel": task_auto_parallel, "collectives": task_collectives,
          "train_forever": task_train_forever, "stall": task_stall, "mismatch": task_mismatch,
          "comm_func": task_comm_func, "resume_model": task_resume_model, "resume_loop": task_resume_loop}
 

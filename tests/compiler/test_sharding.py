@@ -445,3 +445,26 @@ def test_a_layout_of_two_axes_names_the_device_matrix():
     text = print_graph(out)
     assert "<in_strategy=((2, 1), (2, 1))>  : f32[2,4]" in text
     assert out.weight_splits[0][:2] == ((None, 0), (2, 2))
+
+
+HALF_MIRROR = """\
+graph @f(%x: f16[4,8], %w: f16[16,8]) {
+  %1 = matmul(%x, %w) {transpose_b=True} <in_strategy=((1, 1), (2, 1))>
+  return %1
+}
+"""
+
+
+def test_half_precision_mirrors_reduce_gradients_in_float32(monkeypatch):
+    """gradient_fp32_sync (MindSpore's default True): a float16 input read whole by a split
+    operator is mirrored in float32, so its gradient's all-reduce runs in float32; off, in
+    float16."""
+    from cellgraph.compiler import sharding
+
+    printed = print_graph(sharded(HALF_MIRROR))
+    assert "%2 = cast(%x) {dtype=Float32}  : f32[4,8]" in printed
+    assert f"%3 = shard_mirror(%2) {COMM}  : f32[4,8]" in printed
+    assert "%4 = cast(%3) {dtype=Float16}  : f16[4,8]" in printed
+    monkeypatch.setattr(sharding.SETTINGS, "gradient_fp32_sync", False)
+    printed = print_graph(sharded(HALF_MIRROR))
+    assert f"%2 = shard_mirror(%x) {COMM}  : f16[4,8]" in printed and "cast" not in printed

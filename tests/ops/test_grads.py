@@ -31,7 +31,7 @@ ZERO_GRADIENT = {"stop_gradient"}
 # them on two processes against central differences of the global loss, at orders 1 and 2
 # (all_to_all's against its exact value, in test_comm_func_collectives_on_two_processes).
 COLLECTIVES = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
-               "collective_gather", "collective_scatter"}
+               "collective_gather", "collective_scatter", "neighbor_exchange"}
 # The moves of operator sharding: their derivatives (the logical tensor's) are checked by
 # tests/cellgraph/parallel/test_sharding.py, sharded models' gradients against one process's.
 COLLECTIVES |= {"shard_all_reduce", "shard_reduce_scatter", "shard_all_gather",

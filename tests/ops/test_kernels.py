@@ -66,7 +66,7 @@ EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
 # one and on two processes, against their definitions.
 COLLECTIVE_TESTS = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
                     "barrier", "send", "recv", "collective_gather", "collective_scatter",
-                    "all_reduce_start", "all_reduce_done"}
+                    "all_reduce_start", "all_reduce_done", "neighbor_exchange"}
 # So do the moves of operator sharding: tests/cellgraph/parallel/test_sharding.py, each against
 # its definition (test_each_redistribution_move_on_two_processes) and in sharded models.
 COLLECTIVE_TESTS |= {"shard_all_reduce", "shard_reduce_scatter", "shard_all_gather",

@@ -53,7 +53,8 @@ def test_structural_and_effectful_are_declared_traits():
         "standard_normal", "uniform_int", "random_permutation",
         "shuffled_true_positions", "check_range",
         "all_reduce", "all_gather", "reduce_scatter",
-        "broadcast", "reduce", "barrier", "all_to_all", "send", "recv", "collective_gather",
+        "broadcast", "reduce", "barrier", "all_to_all", "send", "recv", "neighbor_exchange",
+        "collective_gather",
         "collective_scatter", "all_reduce_start", "all_reduce_done", "raise", "summary",
         "py_hook", "py_func", "shard_all_reduce", "shard_all_gather", "shard_reduce_scatter",
         "shard_all_to_all"}

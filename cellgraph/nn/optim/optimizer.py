@@ -30,6 +30,7 @@ from cellgraph.primitives.errors import (
     DTypeError,
     RunError,
     ShapeError,
+    UnsupportedError,
 )
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -210,8 +211,32 @@ class Optimizer(Cell):
             self._init_group_params(parameters, learning_rate, weight_decay,
                                     self.grad_centralization)
         self._init_opt_attrs(learning_rate, parameters, weight_decay)
+        self._use_parallel_optimizer()
         # what optimizers written by users call from construct, as MindSpore's base class has
         self.hyper_map, self.map_ = HyperMap(), Map()
+
+    def _use_parallel_optimizer(self) -> None:
+        """enable_parallel_optimizer (each rank updating a share of the parameters): MindSpore
+        runs it on Ascend in data parallel mode and refuses it stand-alone and on other devices
+        (RuntimeError, as here); cellgraph shards no optimizer states, so where MindSpore would
+        run it this refuses it too (semi_auto/auto parallel compiles refuse it)."""
+        from cellgraph.auto_parallel import get_auto_parallel_context
+
+        self.use_parallel = False
+        if not get_auto_parallel_context("enable_parallel_optimizer"):
+            return
+        mode = get_auto_parallel_context("parallel_mode")
+        if mode == "data_parallel" and self._target != "Ascend":
+            raise RunError(f'For "Optimizer", parallel optimizer only supports "Ascend" in data '
+                           f'parallel mode, but got {self._target}.')
+        if mode in ("stand_alone", "hybrid_parallel"):
+            raise RunError(f"For 'Optimizer', parallel optimizer is not supported in {mode}, you "
+                           f"should set parallel mode to 'data_parallel', 'semi_auto_parallel' "
+                           f"or 'auto_parallel'.")
+        if mode == "data_parallel":
+            raise UnsupportedError(f"For '{self.cls_name}', enable_parallel_optimizer=True: "
+                                   f"cellgraph shards no optimizer states; every process "
+                                   f"holds whole ones")
 
     # -- MindSpore's construction steps, which optimizers written against it call ----------
     @staticmethod

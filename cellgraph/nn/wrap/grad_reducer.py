@@ -23,6 +23,7 @@ import numpy as np
 
 from cellgraph.auto_parallel import bucket_bytes, get_auto_parallel_context
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives.comm_ops import (
     WORLD_COMM_GROUP,
     all_reduce,
@@ -30,12 +31,12 @@ from cellgraph.primitives.comm_ops import (
     group_rank_and_size,
 )
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
-from cellgraph.runtime.tensor import Parameter
+from cellgraph.runtime.tensor import Parameter, Tensor
 
 from ..cell import Cell
 from ..layer.basic import Identity
 
-__all__ = ["DistributedGradReducer"]
+__all__ = ["DistributedGradReducer", "PipelineGradReducer"]
 
 
 def plan_buckets(params, limit_bytes: int, splits=()) -> tuple:
@@ -101,6 +102,36 @@ class DistributedGradReducer(Cell):
             for i, total in zip(bucket, sums):
                 reduced[i] = F.div(total, self.degree) if self.mean else total
         return tuple(reduced)
+
+
+class PipelineGradReducer(Cell):
+    """The gradient step of a pipeline-parallel network: each gradient is read from the buffer
+    the pipeline's micro-batches accumulate it in (`accu_grads`, zero clones of
+    `parameters`), divided by `scale_sense` (and the reducer's degree, 1), and the buffer is
+    zeroed; with `opt_shard` (None reads enable_parallel_optimizer) the gradient given is
+    divided instead. cellgraph runs no pipeline stages (a network compiled with
+    pipeline_stages > 1 is refused), so nothing fills the buffers and, as in MindSpore's
+    stand-alone runs, the gradients it returns are zeros."""
+
+    def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
+        super().__init__(auto_prefix=False)
+        self.accu_grads = parameters.clone(prefix="accu_grads", init="zeros")
+        self.grad_reducer = Identity()
+        self.degree = Tensor(1, mstype.float32)
+        self.scale_sense = Parameter(scale_sense, name="scale_sense")
+        if opt_shard is None:
+            opt_shard = get_auto_parallel_context("enable_parallel_optimizer")
+        self.opt_shard = opt_shard
+
+    def construct(self, grads):
+        scale = F.reciprocal(self.scale_sense * self.degree)
+        sources = self.grad_reducer(grads) if self.opt_shard else \
+            self.grad_reducer(self.accu_grads)
+        new_grads = ()
+        for source, accu in zip(sources, self.accu_grads):
+            new_grad = source * scale
+            new_grads += (F.depend(new_grad, F.assign(accu, F.zeros_like(accu))),)
+        return new_grads
 
 
 def broadcast_parameters(params, root_rank: int = 0, group: str = WORLD_COMM_GROUP) -> None:

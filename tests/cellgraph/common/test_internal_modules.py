@@ -71,6 +71,24 @@ def test_compile_checks_the_network_as_a_graph():
         _cell_graph_executor.compile(Mismatch(), x, x)
 
 
+def test_compile_takes_tensors_of_unknown_sizes():
+    """`Tensor(shape=[None, 3], dtype=...)`, as MindSpore compiles a dynamic-shape graph for it:
+    the graph is built with that size unknown and checked (MindSpore 2.10 raises ValueError
+    for the mismatch below too); calls compile for their own shapes."""
+    class Mismatch(nn.Cell):
+        def construct(self, x):
+            return x.reshape(2, 3) + ms.ops.ones((4, 3), ms.float32)
+
+    dynamic = ms.Tensor(shape=[None, 3], dtype=ms.float32)
+    net = _Double()
+    phase, compiled = _cell_graph_executor.compile(net, dynamic)
+    assert compiled and _cell_graph_executor.has_compiled(phase)
+    np.testing.assert_array_equal(net(ms.Tensor(np.ones((4, 3), np.float32))).asnumpy(),
+                                  np.full((4, 3), 2.0))
+    with pytest.raises(ValueError):
+        _cell_graph_executor.compile(Mismatch(), dynamic)
+
+
 def test_compile_needs_a_construct():
     with pytest.raises(AttributeError, match="does not have method construct"):
         _cell_graph_executor.compile(lambda x: x, ms.Tensor(np.ones(2, np.float32)))

@@ -83,3 +83,27 @@ def test_pipeline_cell_sums_micro_batches_and_annotates_stages():
     assert inner._backbone.pipeline_stage == 0 and annotated.micro_size == 2
     with pytest.raises(KeyError, match="stage_config"):
         nn.PipelineCell(inner, 2, stage_config={"missing": 1})
+
+
+def test_pipeline_grad_reducer_reads_and_clears_the_accumulation_buffers():
+    """MindSpore 2.10's values: the gradients are accu_grads / scale_sense (the buffers then
+    zeroed); with opt_shard the given gradients / scale_sense. Both import paths name it."""
+    from cellgraph.parallel.nn.parallel_grad_reducer import PipelineGradReducer
+
+    assert PipelineGradReducer is nn.PipelineGradReducer
+    net = nn.Dense(3, 2)
+    params = nn.SGD(net.trainable_params(), 1e-2).parameters
+    reducer = PipelineGradReducer(params)
+    assert reducer.opt_shard is False
+    assert [p.name for p in reducer.get_parameters()] == ["accu_grads.weight",
+                                                          "accu_grads.bias", "scale_sense"]
+    grads = (Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones(2, np.float32)))
+    reducer.accu_grads[0].set_data(Tensor(np.full((2, 3), 4, np.float32)))
+    out = reducer(grads)
+    np.testing.assert_array_equal(out[0].asnumpy(), np.full((2, 3), 4, np.float32))
+    np.testing.assert_array_equal(out[1].asnumpy(), np.zeros(2, np.float32))
+    np.testing.assert_array_equal(reducer.accu_grads[0].asnumpy(), np.zeros((2, 3)))
+    sharded = PipelineGradReducer(params, scale_sense=2.0, opt_shard=True)
+    out = sharded(grads)
+    np.testing.assert_array_equal(out[0].asnumpy(), np.full((2, 3), 0.5, np.float32))
+    np.testing.assert_array_equal(out[1].asnumpy(), np.full(2, 0.5, np.float32))

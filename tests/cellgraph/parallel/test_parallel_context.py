@@ -6,6 +6,8 @@ private modules programs and MindSpore's tests import (`parallel._auto_parallel_
 MindSpore 2.10's."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -225,3 +227,183 @@ def test_algo_parameters_are_top_level_names_too():
     finally:
         ms.reset_algo_parameters()
     assert ms.get_algo_parameters("fully_use_devices") is False
+
+
+def test_comm_fusion_reads_back_every_kind_as_mindspore():
+    context.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 32}})
+    context.set_auto_parallel_context(comm_fusion={"allgather": {"mode": "size", "config": 16}})
+    assert context.get_auto_parallel_context("comm_fusion") == {
+        "openstate": True, "allreduce": {"mode": "size", "config": 32},
+        "allgather": {"mode": "size", "config": 16},
+        "reducescatter": {"mode": "auto", "config": None}}
+    context.set_auto_parallel_context(comm_fusion={"openstate": False})
+    assert context.get_auto_parallel_context("comm_fusion")["openstate"] is False
+    assert auto_parallel_context().get_enable_all_reduce_fusion() is False
+    context.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "index",
+                                                                 "config": [2, 4]}})
+    assert context.get_auto_parallel_context("all_reduce_fusion_config") == [2, 4]
+    assert auto_parallel_context().get_enable_all_reduce_fusion() is True
+    assert auto_parallel_context().get_comm_fusion()["allreduce"] == {"mode": "index",
+                                                                       "config": [2, 4]}
+    context.reset_auto_parallel_context()
+    assert context.get_auto_parallel_context("comm_fusion") == {
+        "openstate": True, **{k: {"mode": "auto", "config": None}
+                              for k in ("allreduce", "allgather", "reducescatter")}}
+
+
+@pytest.mark.parametrize("config, error, message", [
+    ({"foo": 1}, KeyError, ("comm fusion type must be openstate,allreduce, allgather or "
+                            "reducescatter, but got foo")),
+    ({"allreduce": 3}, TypeError, ("the 'allreduce' config must be dict, but got the type : "
+                                   "<class 'int'>.")),
+    ({"allreduce": {"mode": "x", "config": 1}}, KeyError,
+     "fusion method mode must be auto, index or size, but got x"),
+    ({"allgather": {"mode": "index", "config": [1]}}, KeyError,
+     "fusion method mode must be auto or size, but got index"),
+    ({"allreduce": {"config": 1}}, KeyError, "the key 'mode' should be contained."),
+    ({"allreduce": {"mode": "size"}}, KeyError, "the key 'config' should be contained."),
+    ({"allreduce": {"mode": "size", "config": -1}}, ValueError,
+     "fusion threshold must be larger than 0, but got -1"),
+    ({"allreduce": {"mode": "size", "config": "30.12"}}, TypeError, "must be an int"),
+    ({"allreduce": {"mode": "size", "config": 2.5}}, TypeError, "must be an int"),
+    ({"openstate": "True"}, TypeError, ("the 'openstate' must be bool, but got the type : "
+                                        "<class 'str'>.")),
+    ({"allreduce": {"mode": "index", "config": []}}, ValueError, "can not be empty"),
+    ({"allreduce": {"mode": "index", "config": [3, 1]}}, ValueError,
+     "must be sorted in ascending order"),
+    ([1], TypeError, "The parameter 'comm_fusion' must be <class 'dict'>"),
+])
+def test_comm_fusion_errors_as_mindspore(config, error, message):
+    """MindSpore 2.10's exception types (and messages) for each kind of bad comm_fusion."""
+    with pytest.raises(error, match=re.escape(message)):
+        context.set_auto_parallel_context(comm_fusion=config)
+    assert context.get_auto_parallel_context("comm_fusion")["allreduce"] == {"mode": "auto",
+                                                                             "config": None}
+
+
+def test_all_reduce_fusion_config_errors_as_mindspore():
+    with pytest.raises(TypeError, match="'indices' must be list"):
+        context.set_auto_parallel_context(all_reduce_fusion_config=(1, 2))
+    with pytest.raises(TypeError, match="'index' must be int"):
+        context.set_auto_parallel_context(all_reduce_fusion_config=[1, True])
+    with pytest.raises(ValueError, match="The indices has duplicate elements"):
+        context.set_auto_parallel_context(all_reduce_fusion_config=[1, 1])
+
+
+def test_pipeline_and_communication_keys_read_back_as_mindspore():
+    """MindSpore 2.10's defaults, read-backs and exception types of gradient_fp32_sync,
+    communi_parallel_mode, optimizer_weight_shard_aggregated_save and pipeline_config."""
+    apc = auto_parallel_context()
+    assert context.get_auto_parallel_context("gradient_fp32_sync") is True
+    assert context.get_auto_parallel_context("communi_parallel_mode") == "all_group_parallel"
+    assert apc.get_optimizer_weight_shard_aggregated_save() is False
+    assert (apc.get_pipeline_interleave(), apc.get_pipeline_scheduler()) == (False, "1f1b")
+    assert apc.get_parameter_broadcast_is_set() is False
+    context.set_auto_parallel_context(gradient_fp32_sync=False, parameter_broadcast=False,
+                                      communi_parallel_mode="same_server_group_parallel",
+                                      pipeline_config={"pipeline_interleave": True,
+                                                       "pipeline_scheduler": "gpipe"})
+    apc.set_optimizer_weight_shard_aggregated_save(True)
+    assert apc.get_gradient_fp32_sync() is False
+    assert apc.get_communi_parallel_mode() == "same_server_group_parallel"
+    assert apc.get_optimizer_weight_shard_aggregated_save() is True
+    assert (apc.get_pipeline_interleave(), apc.get_pipeline_scheduler()) == (True, "gpipe")
+    assert apc.get_parameter_broadcast_is_set() is True
+    context.reset_auto_parallel_context()
+    assert apc.get_gradient_fp32_sync() is True and apc.get_parameter_broadcast_is_set() is False
+    assert (apc.get_pipeline_interleave(), apc.get_pipeline_scheduler()) == (False, "1f1b")
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"gradient_fp32_sync": 1}, TypeError,
+     "The parameter 'gradient_fp32_sync' must be <class 'bool'>, but got <class 'int'>"),
+    ({"communi_parallel_mode": "x"}, ValueError, "only support 'ALL_GROUP_PARALLEL'"),
+    ({"communi_parallel_mode": 1}, TypeError, "must be <class 'str'>"),
+    ({"optimizer_weight_shard_aggregated_save": 1}, TypeError, "must be <class 'bool'>"),
+    ({"pipeline_config": {"pipeline_interleave": True}}, KeyError, "pipeline_scheduler"),
+    ({"pipeline_config": {"pipeline_interleave": True, "pipeline_scheduler": "zz"}},
+     ValueError, "but got 'zz'."),
+    ({"pipeline_config": {"pipeline_interleave": 1, "pipeline_scheduler": "gpipe"}},
+     TypeError, "the 'pipeline_interleave' must be a bool, but got int."),
+    ({"pipeline_config": {"pipeline_interleave": False, "pipeline_scheduler": "gpipe"}},
+     TypeError, "When pipeline_interleave is False, 'gpipe' is not supported"),
+    ({"pipeline_config": {"foo": 1}}, ValueError, "Unknown config: ['foo']"),
+    ({"global_rank": 4096}, ValueError, "'global_rank' must be in [0, 4095]"),
+])
+def test_pipeline_and_communication_key_errors_as_mindspore(kwargs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        context.set_auto_parallel_context(**kwargs)
+
+
+def test_comm_fusion_switches_each_kind_of_fusion_as_mindspore():
+    apc = auto_parallel_context()
+    kinds = (apc.get_enable_all_gather_fusion, apc.get_enable_reduce_scatter_fusion)
+    assert [get() for get in kinds] == [False, False]
+    context.set_auto_parallel_context(comm_fusion={"allgather": {"mode": "auto", "config": None}})
+    assert [get() for get in kinds] == [True, False]
+    context.set_auto_parallel_context(comm_fusion={"openstate": False})
+    assert [get() for get in kinds] == [False, False]
+    assert apc.get_enable_all_reduce_fusion() is False
+    apc.set_enable_reduce_scatter_fusion(True)
+    assert apc.get_enable_reduce_scatter_fusion() is True
+    with pytest.raises(TypeError, match="set_enable_all_gather_fusion', the argument "
+                                        "'enable_fusion' must be bool"):
+        apc.set_enable_all_gather_fusion(1)
+
+
+def test_a_dynamic_shape_compile_checks_the_device_num_first():
+    """A network compiled for `Tensor(shape=[None, 4], ...)` in semi_auto_parallel meets the
+    same check as any other compile: RuntimeError for a device_num the job does not have."""
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=8)
+    with pytest.raises(RuntimeError, match="The device_num 8 set in the context is not consist"):
+        _cell_graph_executor.compile(ShardedMul(), Tensor(shape=[None, 4], dtype=ms.float32))
+
+
+def test_parallel_optimizer_config_read_back_as_mindspore():
+    apc = auto_parallel_context()
+    read = (apc.get_grad_accumulation_shard, apc.get_parallel_optimizer_threshold,
+            apc.get_optimizer_weight_shard_size)
+    assert [get() for get in read] == [False, -1, -1]
+    context.set_auto_parallel_context(parallel_optimizer_config={
+        "parallel_optimizer_threshold": 0, "optimizer_weight_shard_size": 3})
+    context.set_auto_parallel_context(parallel_optimizer_config={"optimizer_level": "level2"})
+    assert [get() for get in read] == [True, 0, 3]
+    with pytest.raises(ValueError, match="Get context keyword parallel_optimizer_config is not "
+                                         "recognized!"):
+        context.get_auto_parallel_context("parallel_optimizer_config")
+    context.reset_auto_parallel_context()
+    assert [get() for get in read] == [False, -1, -1]
+
+
+@pytest.mark.parametrize("config, error, message", [
+    ({"parallel_optimizer_threshold": -1}, ValueError,
+     ("For 'parallel_optimizer_threshold', the input value must be int and must >= 0, but got "
+     "'-1' with type 'int'.")),
+    ({"parallel_optimizer_threshold": 1.5}, TypeError, ("the input value must be int, but got "
+                                                       "'float'")),
+    ({"optimizer_weight_shard_size": 0}, ValueError, "must be int and must > 0, but got '0'"),
+    ({"gradient_accumulation_shard": 1}, TypeError,
+     "the 'gradient_accumulation_shard' must be a bool, but got int."),
+    ({"optimizer_level": "level4"}, ValueError, ("Optimizer level should in ['level1', "
+                                                "'level2', 'level3'], but got level4")),
+    ({"foo": 1}, ValueError, "Unknown config: ['foo']"),
+    ([1], TypeError, "The parameter 'parallel_optimizer_config' must be <class 'dict'>"),
+])
+def test_parallel_optimizer_config_errors_as_mindspore(config, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        context.set_auto_parallel_context(parallel_optimizer_config=config)
+
+
+def test_optimizers_refuse_the_parallel_optimizer_where_mindspore_does():
+    """MindSpore 2.10's RuntimeErrors: stand-alone, and data parallel off Ascend; in
+    semi_auto_parallel the optimizer is made (the compile refuses the setting)."""
+    net = nn.Dense(3, 2)
+    context.set_auto_parallel_context(enable_parallel_optimizer=True)
+    with pytest.raises(RuntimeError, match="parallel optimizer is not supported in stand_alone"):
+        nn.Lamb(net.trainable_params(), learning_rate=0.1)
+    context.set_auto_parallel_context(parallel_mode="data_parallel")
+    with pytest.raises(RuntimeError, match='parallel optimizer only supports "Ascend" in data '
+                                           'parallel mode, but got CPU.'):
+        nn.Adam(net.trainable_params(), learning_rate=0.1)
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
+    assert nn.Adam(net.trainable_params(), learning_rate=0.1).use_parallel is False
