@@ -327,9 +327,10 @@ def shard_pieces(parts: list, num_shards: int, shard_id: int) -> list:
 
 
 def file_order(count: int, mode, rng, epoch: int, shards) -> list[int]:
-    """The order a file source reads its files in an epoch. Shuffle.FILES and GLOBAL shuffle
-    them: once a dataset seed is set, as MindSpore does (each epoch std::shuffles the last
-    order again, with std::mt19937 seeded by the seed, or by the epoch's number 1, 2, ... when
+    """The order a file source reads its files in pass `epoch` over it (a repeat's pass counts
+    as an epoch's, as MindSpore resets the reader for each). Shuffle.FILES and GLOBAL shuffle
+    them: once a dataset seed is set, as MindSpore does (each pass std::shuffles the last
+    order again, with std::mt19937 seeded by the seed, or by the pass's number 1, 2, ... when
     sharded); without one, by the pipeline's generator (FILES only)."""
     files = list(range(count))
     if mode not in (Shuffle.FILES, Shuffle.GLOBAL):
@@ -444,7 +445,7 @@ class TextFileDataset(_ArraySource):
         self.arrays  # noqa: B018  (loads the files, which sets file_rows)
         rng = state.rng(self)
         sampler = self.sampler
-        files = file_order(len(self.file_rows), self.shuffle_mode, rng, state.epoch,
+        files = file_order(len(self.file_rows), self.shuffle_mode, rng, state.next_pass(self),
                            getattr(sampler, "num_shards", None))
         parts = [self.file_rows[k] for k in files]
         if self.shuffle_mode is Shuffle.INFILE:

@@ -366,7 +366,7 @@ class TFRecordDataset(_ArraySource):
             # workers, through its seeded buffer shuffle
             self.arrays  # noqa: B018  (loads the files, which sets file_rows)
             parts = [np.asarray(self.file_rows[k], np.int64) for k in
-                     file_order(len(self.file_rows), Shuffle.GLOBAL, None, state.epoch,
+                     file_order(len(self.file_rows), Shuffle.GLOBAL, None, state.next_pass(self),
                                 self.num_shards)]
             workers = self.workers or config.get_num_parallel_workers()
             for index in global_shuffle(self, worker_order(parts, workers), state, None,
