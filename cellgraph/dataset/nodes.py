@@ -20,7 +20,7 @@ from cellgraph.mindrecord.checks import pipeline_error
 from . import _std_shuffle
 from .core import config
 from .core.validator_helpers import check_independent_mode, type_check
-from .engine import Dataset, calling_for, column_list, find_column
+from .engine import Dataset, calling_for, column_list, consumers, find_column
 from .transforms.transforms import TensorOperation
 
 _RULE = "-" * 66
@@ -889,8 +889,11 @@ class SkipDataset(_SliceDataset):
 class SubsetNode(Dataset):
     """The rows at `indices` (sorted) of each epoch of the child: one part of a split."""
 
+    copies_children = True  # MindSpore splits a copy of the dataset
+
     def __init__(self, child, indices):
         super().__init__([child])
+        self.copied_consumers = len(consumers(child))
         self.indices = np.asarray(indices)
         self._wanted = set(self.indices.tolist())
 

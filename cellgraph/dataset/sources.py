@@ -160,6 +160,8 @@ class MappableSource(Dataset):
         for lo, hi in itertools.pairwise(bounds):
             part = object.__new__(type(self))
             part.__dict__.update(self.__dict__)
+            # a copy, as MindSpore's: it keeps the record of the nodes built on this one
+            part.parent = list(self.parent)
             part.sampler = SubsetSampler(order[lo:hi])
             parts.append(part)
         return parts

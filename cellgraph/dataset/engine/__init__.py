@@ -13,6 +13,7 @@ import itertools
 import multiprocessing
 import numbers
 import threading
+import weakref
 from collections.abc import Iterator
 
 import numpy as np
@@ -239,6 +240,31 @@ def _keywords(method: str, given: dict, **defaults) -> dict:
         raise TypeError(f"Dataset.{method}() got an unexpected keyword argument {unknown[0]!r}")
     return {**defaults, **given}
 
+def consumers(node) -> list:
+    """Weak references to the nodes built on `node`, one per node (MindSpore's `parent`
+    list). A consumer that was collected still counts, as in MindSpore."""
+    return node.__dict__.setdefault("parent", [])
+
+
+def check_tree(root) -> None:
+    """MindSpore's check before a pipeline runs or answers a question about its rows: below
+    `root`, each node feeds one consumer only. A node zipped or concatenated with itself, or
+    one that two pipelines were built on, feeds two; MindSpore refuses it (`root` itself may
+    feed others: it is run on its own). A split part reads a copy of the node it split, which
+    keeps the consumers that node had then, as MindSpore's copy does, and adds the part's."""
+    todo = [(child, root) for child in root.children]
+    seen = set()
+    while todo:
+        node, user = todo.pop()
+        count = user.copied_consumers + 1 if user.copies_children else len(consumers(node))
+        if count > 1:
+            raise ValueError("The data pipeline is not a tree (i.e., one node has 2 consumers)")
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        todo.extend((child, node) for child in node.children)
+
+
 def _check_max_rowsize(max_rowsize) -> None:
     """MindSpore's check of map's max_rowsize: None, an int in [-1, INT32_MAX] or a list of
     two such (input and output rows)."""
@@ -274,6 +300,15 @@ class Dataset:
                                       f"constructor is not supported; use the source's `cache`")
         self.children = tuple(children or ())
         self.num_parallel_workers = num_parallel_workers
+        consumers(self)
+        if not self.copies_children:
+            for child in self.children:
+                consumers(child).append(weakref.ref(self))
+
+    #: a node that reads a copy of its children (a split's part) is none of their consumers;
+    #: `copied_consumers` is the number the child had when it was copied
+    copies_children = False
+    copied_consumers = 0
 
     # -- what a node defines ------------------------------------------------------------------
     @property
@@ -558,6 +593,7 @@ class Dataset:
         from ..save import check_save_arguments, save
 
         check_save_arguments(file_name, num_files, file_type)
+        check_tree(self)
         save(self, file_name, num_files)
 
     def reset(self) -> None:
@@ -588,10 +624,12 @@ class Dataset:
         when given (`dataset.serialize`)."""
         from .serializer_deserializer import to_json
 
+        check_tree(self)
         return to_json(self, filename)
 
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
+        check_tree(self)
         return list(self.column_names)
 
     def get_class_indexing(self) -> dict:
@@ -603,12 +641,14 @@ class Dataset:
 
     def num_classes(self):
         """The number of classes of the source under this node, or None where it has none."""
+        check_tree(self)
         if self.children:
             return self.children[0].num_classes()
         return None
 
     def get_dataset_size(self) -> int:
         """Rows (or batches, after `batch`) in one epoch."""
+        check_tree(self)
         n = self.count()
         if n is None:
             n = sum(1 for _ in self.rows(EpochState()))
@@ -617,6 +657,7 @@ class Dataset:
     def get_batch_size(self) -> int:
         from ..nodes import BatchDataset
 
+        check_tree(self)
         node = self
         while node.children and not isinstance(node, BatchDataset):
             if getattr(node, "_batch_sampled", False):
@@ -627,6 +668,7 @@ class Dataset:
     def get_repeat_count(self) -> int:
         from ..nodes import RepeatDataset
 
+        check_tree(self)
         node = self
         while node.children and not isinstance(node, RepeatDataset):
             node = node.children[0]
@@ -638,6 +680,7 @@ class Dataset:
         """The shape of each column in the first row; with `estimate`, over every row, an
         axis whose length varies is None (a rank that varies is an error)."""
         type_check(estimate, (bool,), "estimate")
+        check_tree(self)
         if not estimate:
             row = next(iter(self.rows(EpochState())))
             return [_column_shape(v) for v in row]
@@ -657,6 +700,7 @@ class Dataset:
         return shapes or []
 
     def output_types(self) -> list[np.dtype]:
+        check_tree(self)
         row = next(iter(self.rows(EpochState())))
         # strings and bytes are typed without their width (dtype('<U'), which equals np.str_)
         return [np.dtype(d.type) if d.kind in "US" else d
