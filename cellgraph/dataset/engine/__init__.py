@@ -619,6 +619,24 @@ class Dataset:
             return self.children[0].get_init_step()
         return 0
 
+    @property
+    def input_indexs(self):
+        """The order of the network's inputs the columns feed in sink mode (MindSpore's
+        spelling): the value set on this node or, where none was set, the first one set
+        below it; () where none was."""
+        own = self.__dict__.get("_input_indexs", ())
+        if own != ():
+            return own
+        for child in self.children:
+            found = child.input_indexs
+            if found != ():
+                return found
+        return own
+
+    @input_indexs.setter
+    def input_indexs(self, value):
+        self._input_indexs = value
+
     def to_json(self, filename=""):
         """The pipeline ending here as MindSpore's JSON (a dict), written to `filename` too
         when given (`dataset.serialize`)."""

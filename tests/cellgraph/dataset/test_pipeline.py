@@ -556,3 +556,20 @@ def test_skip_checks_its_count_as_mindspore():
                                         r"\(<class 'int'>,\), but got <class 'bool'>\."):
         data.skip(True)
     assert [int(r[0]) for r in data.skip(2).create_tuple_iterator(output_numpy=True)] == [3]
+
+
+def test_input_indexs_is_found_below_where_none_was_set():
+    # MindSpore 2.10's answers
+    data = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"])
+    assert data.input_indexs == ()
+    data.input_indexs = 10
+    assert data.shuffle(2).project(["x"]).input_indexs == 10
+    def other():
+        shuffled = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"]).shuffle(2)
+        assert shuffled.input_indexs == ()
+        shuffled.input_indexs = (1, 0)
+        return shuffled
+
+    assert (data + other()).input_indexs == 10
+    unset = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"])
+    assert (unset + other().project(["x"])).input_indexs == (1, 0)
