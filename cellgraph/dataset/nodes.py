@@ -496,7 +496,6 @@ class BatchDataset(Dataset):
         names = child.column_names
         self.inputs = column_list(input_columns, "batch", "input_columns") or names
         self.outputs = column_list(output_columns, "batch", "output_columns") or self.inputs
-        self.input_index = [find_column(names, c, "batch") for c in self.inputs]
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError(f"batch: `per_batch_map` must be callable, got {per_batch_map!r}")
 
@@ -505,12 +504,41 @@ class BatchDataset(Dataset):
         self.pad_info = _check_pad_info(pad_info, self.children[0].column_names)
         return self
 
+    def _layout(self) -> tuple[list[int], list[str], bool]:
+        """The positions of the input columns, the names of the output columns and whether
+        the mapped columns take the inputs' places, as MindSpore's batch lays them out: as
+        many outputs as inputs take their places; otherwise the outputs come first, then the
+        columns that were not inputs. Columns that do not fit are MindSpore's RuntimeError,
+        raised when the pipeline is read."""
+        names = self.children[0].column_names
+        if self.per_batch_map is None:
+            return [], list(names), True
+        for column in self.inputs:
+            if column not in names:
+                raise RuntimeError(f"Invalid input_columns, '{column}' of 'input_columns' "
+                                   f"doesn't exist.")
+        index = [names.index(c) for c in self.inputs]
+        if self.outputs == self.inputs:
+            return index, list(names), True
+        rest = [c for c in names if c not in self.inputs]
+        in_place = len(self.outputs) == len(self.inputs)
+        if in_place:
+            out = list(names)
+            for position, column in zip(index, self.outputs):
+                out[position] = column
+        else:
+            out = list(self.outputs) + rest
+        if len(set(out)) != len(out):
+            raise RuntimeError(
+                f"Invalid output_columns, columns that are not involved in 'per_batch_map' "
+                f"should not be in output_columns, but got columns that are not in "
+                f"input_columns: [{''.join(c + ',' for c in rest)}], output_columns: "
+                f"[{''.join(c + ',' for c in self.outputs)}].")
+        return index, out, in_place
+
     @property
     def column_names(self):
-        names = self.children[0].column_names
-        if self.per_batch_map is None or self.outputs == self.inputs:
-            return names
-        return [c for c in names if c not in self.inputs] + self.outputs
+        return self._layout()[1]
 
     def count(self):
         n = self.children[0].count()
@@ -542,18 +570,23 @@ class BatchDataset(Dataset):
         names = self.children[0].column_names
         columns = [[row[i] for row in chunk] for i in range(len(names))]
         if self.per_batch_map is not None:
+            index, _, in_place = self._layout()
             try:
-                mapped = self.per_batch_map(*(columns[i] for i in self.input_index),
+                mapped = self.per_batch_map(*(columns[i] for i in index),
                                             BatchInfo(number, state.epoch))
             except Exception as error:
                 raise user_code_error(error) from error
-            mapped = self._batch_map_columns(_as_tuple(mapped), len(chunk))
-            kept = [c for i, c in enumerate(columns) if i not in self.input_index]
-            if self.outputs == self.inputs:
-                for i, values in zip(self.input_index, mapped):
+            mapped = _as_tuple(mapped)
+            if len(mapped) != len(self.outputs):  # MindSpore's words
+                raise RuntimeError(f"Invalid per_batch_map, the number of columns returned in "
+                                   f"'per_batch_map' function should be {len(self.outputs)} , "
+                                   f"but got: {len(mapped)}")
+            mapped = self._batch_map_columns(mapped, len(chunk))
+            if in_place:
+                for i, values in zip(index, mapped):
                     columns[i] = values
             else:
-                columns = kept + mapped
+                columns = mapped + [c for i, c in enumerate(columns) if i not in index]
         if self.pad_info is not None:
             columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
                        if name in self.pad_info or not isinstance(values, dict) else values

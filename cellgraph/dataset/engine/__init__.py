@@ -380,7 +380,11 @@ class Dataset:
         _check_batch_size(batch_size)
         check_num_parallel_workers(num_parallel_workers)
         type_check(drop_remainder, (bool,), "drop_remainder")
+        _check_max_rowsize(options["max_rowsize"])
         per_batch_map, input_columns = options["per_batch_map"], options["input_columns"]
+        for name in ("input_columns", "output_columns"):  # MindSpore's check and words
+            if options[name] is not None:
+                type_check(options[name], (list, str), name)
         if input_columns is not None and per_batch_map is None:
             raise ValueError("input_columns can be specified only when per_batch_map is set.")
         if input_columns is not None and callable(per_batch_map):
@@ -681,7 +685,10 @@ class Dataset:
             if getattr(node, "_batch_sampled", False):
                 return -1  # a GeneratorDataset whose batch_sampler sizes each batch
             node = node.children[0]
-        return node.batch_size if isinstance(node, BatchDataset) else 1
+        if not isinstance(node, BatchDataset):
+            return 1
+        # a callable batch size sizes each batch: MindSpore answers -1
+        return -1 if node.batch_size_func is not None else node.batch_size
 
     def get_repeat_count(self) -> int:
         from ..nodes import RepeatDataset
