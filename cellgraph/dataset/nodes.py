@@ -920,7 +920,7 @@ class SkipDataset(_SliceDataset):
 
 
 class SubsetNode(Dataset):
-    """The rows at `indices` (sorted) of each epoch of the child: one part of a split."""
+    """The rows at `indices` of each epoch of the child, in that order: one part of a split."""
 
     copies_children = True  # MindSpore splits a copy of the dataset
 
@@ -934,9 +934,14 @@ class SubsetNode(Dataset):
         return len(self.indices)
 
     def rows(self, state):
-        for i, row in enumerate(self.children[0].rows(state)):
-            if i in self._wanted:
-                yield row
+        if np.all(self.indices[1:] > self.indices[:-1]):  # in order: no rows held
+            for i, row in enumerate(self.children[0].rows(state)):
+                if i in self._wanted:
+                    yield row
+            return
+        held = {i: row for i, row in enumerate(self.children[0].rows(state)) if i in self._wanted}
+        for i in self.indices.tolist():
+            yield held[i]
 
 
 def _dataset_tuple(datasets, op: str) -> tuple:

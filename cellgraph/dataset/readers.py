@@ -18,7 +18,7 @@ from .core.validator_helpers import (
     check_sampler_shuffle_shard_options,
     check_valid_str,
 )
-from .engine import check_num_parallel_workers
+from .engine import Dataset, check_num_parallel_workers
 from .samplers import Shuffle
 from .sources import MappableSource
 
@@ -400,6 +400,11 @@ class TextFileDataset(_ArraySource):
         self._epoch_rng = None
 
     keep_empty_lines = False  # MindSpore's TextFileDataset skips them
+
+    def split(self, sizes, randomize=True):
+        """Split as MindSpore splits a source it reads in file order, without random access
+        (runs of the rows as read, or of a shuffle of them: `Dataset.split`)."""
+        return Dataset.split(self, sizes, randomize)
 
     def load(self):
         """The files' lines as MindSpore reads them: split at "\n" only (a "\r" kept), the

@@ -141,6 +141,11 @@ class MappableSource(Dataset):
         this)."""
         return chained_indices(sampler, self.num_rows, state)
 
+    def is_sharded(self) -> bool:
+        """Whether the sampler reads one of several shards (MindSpore's answer)."""
+        shards = getattr(self.sampler, "num_shards", None)
+        return bool(shards) and shards > 1
+
     def split(self, sizes, randomize=True):
         """Splits of a source with random access, as MindSpore makes them: one permutation of
         the rows, drawn once (by MindSpore's random sampler after a dataset seed is set), is
@@ -149,6 +154,8 @@ class MappableSource(Dataset):
         from .core import config
         from .engine import _split_counts
 
+        if self.is_sharded():
+            raise RuntimeError("Dataset should not be sharded before split.")
         counts = _split_counts(sizes, self.num_rows)
         order = np.arange(self.num_rows)
         if randomize:
@@ -228,6 +235,9 @@ class _Iterated(Dataset):
         # to one of them
         self._turns = threading.Lock() if isinstance(source, Iterator) and not callable(
             source) else None
+
+    def is_sharded(self) -> bool:
+        return self.shard is not None and self.shard[0] > 1
 
     @property
     def column_names(self):

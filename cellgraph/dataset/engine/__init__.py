@@ -565,14 +565,29 @@ class Dataset:
         return SkipDataset(self, int(count))
 
     def split(self, sizes, randomize=True):
-        """Disjoint datasets of the given sizes (row counts, or fractions that sum to 1)."""
+        """Disjoint datasets of the given sizes (row counts, or fractions that sum to 1), as
+        MindSpore splits a dataset without random access: consecutive runs of the rows, or
+        with `randomize`, of the rows as one shuffle orders them (the same in every epoch):
+        MindSpore's buffer shuffle of 10000 rows once a dataset seed is set, else a
+        permutation all the parts share. A sharded dataset is refused, as in MindSpore."""
+        from .. import _std_shuffle
         from ..nodes import SubsetNode
 
+        if self.is_sharded():
+            raise RuntimeError("Dataset should not be sharded before split.")
         total = self.get_dataset_size()
         counts = _split_counts(sizes, total)
-        order = config.new_rng().permutation(total) if randomize else np.arange(total)
+        order = np.arange(total)
+        if randomize:
+            seed = config.mindspore_seed()
+            order = config.new_rng().permutation(total) if seed is None else np.array(list(
+                _std_shuffle.buffer_shuffle(range(total), 10000, _std_shuffle.Mt19937x64(seed))))
         bounds = np.cumsum([0] + counts)
-        return [SubsetNode(self, np.sort(order[lo:hi])) for lo, hi in itertools.pairwise(bounds)]
+        return [SubsetNode(self, order[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
+
+    def is_sharded(self) -> bool:
+        """Whether a source under this node reads one shard of its rows."""
+        return any(child.is_sharded() for child in self.children)
 
     def zip(self, datasets):
         """This dataset's columns followed by those of `datasets` (one or a tuple), row by
