@@ -25,7 +25,7 @@ import numpy as np
 from cellgraph._protowire import fields, read_varint
 
 from .core import config
-from .engine import check_num_parallel_workers
+from .engine import Dataset, check_num_parallel_workers
 from .readers import _ArraySource, _file_list, file_order, global_shuffle, worker_order
 from .samplers import Shuffle
 
@@ -200,6 +200,11 @@ class TFRecordDataset(_ArraySource):
     GLOBAL)."""
 
     op = "TFRecordDataset"
+
+    def split(self, sizes, randomize=True):
+        """Split as MindSpore splits a source it reads in file order, without random access
+        (runs of the rows as read, or of a shuffle of them: `Dataset.split`)."""
+        return Dataset.split(self, sizes, randomize)
 
     def __init__(self, dataset_files, schema=None, columns_list=None, num_samples=None,
                  num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
