@@ -947,8 +947,8 @@ class SubsetNode(Dataset):
 def _dataset_tuple(datasets, op: str) -> tuple:
     datasets = (datasets,) if isinstance(datasets, Dataset) else tuple(datasets)
     for d in datasets:
-        if not isinstance(d, Dataset):
-            raise TypeError(f"{op}: expected Datasets, got {type(d).__name__}")
+        if not isinstance(d, Dataset):  # MindSpore's words
+            raise TypeError(f"Invalid dataset, expected Dataset object, but got {type(d)}!")
     if not datasets:
         raise ValueError(f"{op}: expected at least one Dataset, got none")
     return datasets
@@ -960,16 +960,22 @@ class ZipDataset(Dataset):
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "zip")
         super().__init__(datasets)
-        names = [c for d in datasets for c in d.column_names]
-        twice = sorted({c for c in names if names.count(c) > 1})
-        if twice:
-            raise ValueError(f"zip: column names must be unique across the datasets, got "
-                             f"{', '.join(twice)} more than once; rename them first")
-        self._names = names
 
     @property
     def column_names(self):
-        return list(self._names)
+        """The children's columns in turn; a name two children have is MindSpore's error when
+        the pipeline is read (building the zip is allowed, as in MindSpore). MindSpore looks
+        at a child's columns in its hash map's order, the last column first in the maps a
+        pipeline's few columns make: the duplicate it names is the last one."""
+        names: list[str] = []
+        for child in self.children:
+            columns = child.column_names
+            for column in reversed(columns):
+                if column in names:
+                    raise RuntimeError(f"Invalid data, duplicate column {column} already exists "
+                                       f"when zipping datasets.")
+            names.extend(columns)
+        return names
 
     def count(self):
         counts = [d.count() for d in self.children]

@@ -592,15 +592,20 @@ class Dataset:
     def zip(self, datasets):
         """This dataset's columns followed by those of `datasets` (one or a tuple), row by
         row, as long as the shortest lasts."""
-        from ..nodes import ZipDataset, _dataset_tuple
+        from ..nodes import ZipDataset
 
-        return ZipDataset((self,) + _dataset_tuple(datasets, "zip"))
+        type_check(datasets, (tuple, Dataset), "datasets")  # MindSpore's check and words
+        return ZipDataset((self,) + (datasets if isinstance(datasets, tuple) else (datasets,)))
 
     def concat(self, datasets):
         """This dataset's rows, then those of `datasets` (one or a list); columns must match."""
-        from ..nodes import ConcatDataset, _dataset_tuple
+        from ..core.validator_helpers import type_check_list
+        from ..nodes import ConcatDataset
 
-        return ConcatDataset((self,) + _dataset_tuple(datasets, "concat"))
+        type_check(datasets, (list, Dataset), "datasets")  # MindSpore's checks and words
+        if isinstance(datasets, list):
+            type_check_list(datasets, (Dataset,), "dataset")
+        return ConcatDataset([self] + (datasets if isinstance(datasets, list) else [datasets]))
 
     def __add__(self, other):
         return self.concat(other)

@@ -254,11 +254,33 @@ def test_zip_puts_columns_side_by_side_until_the_shortest_ends():
     assert _values(zipped, 1) == [0, 10, 20, 30]
     letters = ds.NumpySlicesDataset({"c": np.arange(4) + 100}, shuffle=False)
     assert _values(letters.zip(_numbers().project("a")), 1) == [0, 1, 2, 3]
-    with pytest.raises(ValueError, match="zip: column names must be unique across the "
-                                         "datasets, got a, b more than once"):
-        ds.zip((_numbers(), _numbers()))
-    with pytest.raises(TypeError, match="zip: expected Datasets, got list"):
+    # MindSpore 2.10 builds a zip of the same column names and refuses it when it is read
+    twice = ds.zip((_numbers(), _numbers()))
+    assert twice.get_dataset_size() == 10
+    with pytest.raises(RuntimeError, match="Invalid data, duplicate column b already exists "
+                                           "when zipping datasets."):
+        twice.get_col_names()
+    with pytest.raises(RuntimeError, match="duplicate column b already exists"):
+        _values(ds.zip((_numbers(), _numbers())))
+    one = ds.NumpySlicesDataset({"z": np.arange(4), "a": np.arange(4)}, shuffle=False)
+    with pytest.raises(RuntimeError, match="duplicate column a already exists"):
+        _values(ds.zip((_numbers(), one)))
+    # MindSpore 2.10's checks and words
+    with pytest.raises(TypeError, match="^Invalid dataset, expected Dataset object, but got "
+                                        "<class 'list'>!$"):
         ds.zip((_numbers(), [1, 2]))
+    for alone in ((), (_numbers(),)):
+        with pytest.raises(ValueError, match="^Can't zip empty or just one dataset!$"):
+            ds.zip(alone)
+    with pytest.raises(TypeError, match=r"^Argument datasets with value 3 is not of type "
+                                        r"\[<class 'tuple'>, <class '.*\.Dataset'>\]"):
+        _numbers().zip(3)
+    with pytest.raises(TypeError, match=r"^Argument dataset\[1\] with value 3 is not of type "
+                                        r"\[<class '.*\.Dataset'>\], but got <class 'int'>\.$"):
+        _numbers().concat([_numbers(), 3])
+    with pytest.raises(TypeError, match=r"^Argument datasets with value 3 is not of type "
+                                        r"\[<class 'list'>, <class '.*\.Dataset'>\]"):
+        _numbers().concat(3)
 
 
 def test_concat_chains_rows_of_the_same_columns():
