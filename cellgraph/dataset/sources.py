@@ -149,19 +149,22 @@ class MappableSource(Dataset):
     def split(self, sizes, randomize=True):
         """Splits of a source with random access, as MindSpore makes them: one permutation of
         the rows, drawn once (by MindSpore's random sampler after a dataset seed is set), is
-        cut into consecutive parts; each part keeps its rows in that order in every epoch."""
+        cut into consecutive parts; each part keeps its rows in that order in every epoch. A
+        part splits its own rows, as MindSpore's samplers chained on the part's give them."""
         from . import _std_shuffle
         from .core import config
         from .engine import _split_counts
 
         if self.is_sharded():
             raise RuntimeError("Dataset should not be sharded before split.")
-        counts = _split_counts(sizes, self.num_rows)
-        order = np.arange(self.num_rows)
+        rows = getattr(self, "_split_rows", None)  # set on a part of a split
+        total = self.num_rows if rows is None else len(rows)
+        counts = _split_counts(sizes, total)
+        order = np.arange(total)
         if randomize:
             seed = config.mindspore_seed()
-            order = config.new_rng().permutation(self.num_rows) if seed is None else \
-                _std_shuffle.SamplerOrder().permutation(seed, self.num_rows, 0)
+            order = config.new_rng().permutation(total) if seed is None else \
+                _std_shuffle.SamplerOrder().permutation(seed, total, 0)
         bounds = np.cumsum([0] + counts)
         parts = []
         for lo, hi in itertools.pairwise(bounds):
@@ -169,7 +172,8 @@ class MappableSource(Dataset):
             part.__dict__.update(self.__dict__)
             # a copy, as MindSpore's: it keeps the record of the nodes built on this one
             part.parent = list(self.parent)
-            part.sampler = SubsetSampler(order[lo:hi])
+            part._split_rows = order[lo:hi] if rows is None else rows[order[lo:hi]]
+            part.sampler = SubsetSampler(part._split_rows)
             parts.append(part)
         return parts
 

@@ -1,6 +1,7 @@
-"""split of a dataset without random access (a text file source, a pipeline) as MindSpore 2.10
-splits it: runs of the rows as read, or of MindSpore's seeded shuffle of them, the same in every
-epoch; a sharded dataset is refused. Rows recorded from MindSpore 2.10."""
+"""split as MindSpore 2.10 splits: a dataset without random access (a text file source, a
+pipeline) in runs of the rows as read, or of MindSpore's seeded shuffle of them, the same in
+every epoch; a part of a source with random access splits its own rows; a sharded dataset is
+refused. Rows recorded from MindSpore 2.10."""
 import numpy as np
 import pytest
 
@@ -58,6 +59,9 @@ def test_a_pipeline_splits_in_the_shuffled_order(seed):
 
 
 def test_unseeded_parts_do_not_overlap(text_file):
+    """The parts MindSpore documents: disjoint (without a seed, MindSpore 2.10 shuffles each
+    part's copy with a seed of its own, so its parts may share rows; cellgraph's share one
+    permutation)."""
     parts = ds.TextFileDataset(text_file, shuffle=False).split([3, 2])
     rows = [_lines(p) for p in parts]
     assert sorted(rows[0] + rows[1]) == sorted(LINES)
@@ -74,3 +78,17 @@ def test_a_sharded_dataset_is_refused(text_file):
         numbers.map(lambda x: x).split([2, 1])
     assert len(ds.NumpySlicesDataset(np.arange(6), ["x"], num_shards=1, shard_id=0).split(
         [2, 4])) == 2
+
+
+def test_a_part_of_a_source_splits_its_own_rows(seed):
+    """A part of a source with random access split again: MindSpore 2.10's rows."""
+    def ids(data):
+        return [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
+
+    seed(53)
+    first, second = ds.NumpySlicesDataset(list(range(10)), ["x"], shuffle=False).split([6, 4])
+    assert ids(first) == [9, 1, 4, 0, 8, 6] and ids(second) == [2, 7, 5, 3]
+    parts = first.split([2, 3, 1], randomize=False)
+    assert [ids(p) for p in parts] == [[9, 1], [4, 0, 8], [6]]
+    assert [p.get_dataset_size() for p in parts] == [2, 3, 1]
+    assert [ids(p) for p in first.split([0.5, 0.5])] == [[0, 1, 8], [9, 6, 4]]
