@@ -20,6 +20,7 @@ from .core.validator_helpers import check_independent_mode, check_value, type_ch
 from .engine import Dataset, check_num_parallel_workers, column_list
 from .samplers import (
     Sampler,
+    SequentialSampler,
     Shuffle,
     SubsetSampler,
     _shuffle_mode,
@@ -113,8 +114,8 @@ class MappableSource(Dataset):
 
     def use_sampler(self, new_sampler):
         """MindSpore's replacement of the sampler: without a child sampler, `new_sampler`
-        takes the sampler's place; with one, the child becomes the sampler and `new_sampler`
-        its child."""
+        takes the sampler's place; with one, `new_sampler` takes it on top of the child (it
+        samples positions in the child's output, as `add_sampler` chains it)."""
         if new_sampler is None:
             raise TypeError("Input sampler can not be None.")
         if not isinstance(new_sampler, Sampler):
@@ -124,7 +125,7 @@ class MappableSource(Dataset):
             self.sampler = new_sampler
         else:
             self.sampler = child
-            child.add_child(new_sampler)
+            self.add_sampler(new_sampler)
 
     def rows(self, state):
         read = self.row_at if self.cache is None else \
@@ -173,7 +174,10 @@ class MappableSource(Dataset):
             # a copy, as MindSpore's: it keeps the record of the nodes built on this one
             part.parent = list(self.parent)
             part._split_rows = order[lo:hi] if rows is None else rows[order[lo:hi]]
-            part.sampler = SubsetSampler(part._split_rows)
+            # MindSpore puts a sequential sampler on top, which `use_sampler` replaces: a
+            # sampler given to the part samples its rows
+            part.sampler = SequentialSampler()
+            part.sampler.add_child(SubsetSampler(part._split_rows))
             parts.append(part)
         return parts
 

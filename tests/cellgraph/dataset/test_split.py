@@ -92,3 +92,11 @@ def test_a_part_of_a_source_splits_its_own_rows(seed):
     assert [ids(p) for p in parts] == [[9, 1], [4, 0, 8], [6]]
     assert [p.get_dataset_size() for p in parts] == [2, 3, 1]
     assert [ids(p) for p in first.split([0.5, 0.5])] == [[0, 1, 8], [9, 6, 4]]
+
+
+def test_a_sampler_given_to_a_part_samples_the_parts_rows(seed):
+    """use_sampler on a part shards the part (MindSpore 2.10's rows)."""
+    seed(53)
+    first, _ = ds.NumpySlicesDataset(list(range(10)), ["x"], shuffle=False).split([6, 4])
+    first.use_sampler(ds.DistributedSampler(2, 1, shuffle=False))
+    assert [int(r[0]) for r in first.create_tuple_iterator(output_numpy=True)] == [1, 0, 6]
