@@ -118,6 +118,11 @@ for _module in ("cache_client", "datasets", "datasets_audio", "datasets_standard
 
 def zip(datasets):  # MindSpore's name; the builtin is not used in this module
     """The columns of `datasets` (a tuple) side by side, row by row: `ds.zip((images, labels))`."""
+    from .core.validator_helpers import type_check
+
+    type_check(datasets, (tuple,), "datasets")  # MindSpore's checks and words
+    if len(datasets) <= 1:
+        raise ValueError("Can't zip empty or just one dataset!")
     return ZipDataset(datasets)
 
 

@@ -27,7 +27,7 @@ import weakref
 import numpy as np
 
 from .core import config
-from .engine import EpochState, column_list, find_column
+from .engine import EpochState, check_tree, column_list, find_column
 
 _END = object()  # the epoch's last row was delivered
 _CLOSED = object()  # the channel was closed before the epoch ended
@@ -199,6 +199,7 @@ class DatasetIterator:
         elif isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or num_epochs < 1:
             raise ValueError(f"create_tuple_iterator: `num_epochs` must be a positive int or "
                              f"-1, got {num_epochs!r}")
+        check_tree(dataset)
         config._seed_for_debug_mode()
         self.dataset, self.num_epochs = dataset, num_epochs
         self.names = dataset.column_names

@@ -20,7 +20,7 @@ from cellgraph.mindrecord.checks import pipeline_error
 from . import _std_shuffle
 from .core import config
 from .core.validator_helpers import check_independent_mode, type_check
-from .engine import Dataset, calling_for, column_list, find_column
+from .engine import Dataset, calling_for, column_list, consumers, find_column
 from .transforms.transforms import TensorOperation
 
 _RULE = "-" * 66
@@ -496,7 +496,6 @@ class BatchDataset(Dataset):
         names = child.column_names
         self.inputs = column_list(input_columns, "batch", "input_columns") or names
         self.outputs = column_list(output_columns, "batch", "output_columns") or self.inputs
-        self.input_index = [find_column(names, c, "batch") for c in self.inputs]
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError(f"batch: `per_batch_map` must be callable, got {per_batch_map!r}")
 
@@ -505,12 +504,41 @@ class BatchDataset(Dataset):
         self.pad_info = _check_pad_info(pad_info, self.children[0].column_names)
         return self
 
+    def _layout(self) -> tuple[list[int], list[str], bool]:
+        """The positions of the input columns, the names of the output columns and whether
+        the mapped columns take the inputs' places, as MindSpore's batch lays them out: as
+        many outputs as inputs take their places; otherwise the outputs come first, then the
+        columns that were not inputs. Columns that do not fit are MindSpore's RuntimeError,
+        raised when the pipeline is read."""
+        names = self.children[0].column_names
+        if self.per_batch_map is None:
+            return [], list(names), True
+        for column in self.inputs:
+            if column not in names:
+                raise RuntimeError(f"Invalid input_columns, '{column}' of 'input_columns' "
+                                   f"doesn't exist.")
+        index = [names.index(c) for c in self.inputs]
+        if self.outputs == self.inputs:
+            return index, list(names), True
+        rest = [c for c in names if c not in self.inputs]
+        in_place = len(self.outputs) == len(self.inputs)
+        if in_place:
+            out = list(names)
+            for position, column in zip(index, self.outputs):
+                out[position] = column
+        else:
+            out = list(self.outputs) + rest
+        if len(set(out)) != len(out):
+            raise RuntimeError(
+                f"Invalid output_columns, columns that are not involved in 'per_batch_map' "
+                f"should not be in output_columns, but got columns that are not in "
+                f"input_columns: [{''.join(c + ',' for c in rest)}], output_columns: "
+                f"[{''.join(c + ',' for c in self.outputs)}].")
+        return index, out, in_place
+
     @property
     def column_names(self):
-        names = self.children[0].column_names
-        if self.per_batch_map is None or self.outputs == self.inputs:
-            return names
-        return [c for c in names if c not in self.inputs] + self.outputs
+        return self._layout()[1]
 
     def count(self):
         n = self.children[0].count()
@@ -542,18 +570,23 @@ class BatchDataset(Dataset):
         names = self.children[0].column_names
         columns = [[row[i] for row in chunk] for i in range(len(names))]
         if self.per_batch_map is not None:
+            index, _, in_place = self._layout()
             try:
-                mapped = self.per_batch_map(*(columns[i] for i in self.input_index),
+                mapped = self.per_batch_map(*(columns[i] for i in index),
                                             BatchInfo(number, state.epoch))
             except Exception as error:
                 raise user_code_error(error) from error
-            mapped = self._batch_map_columns(_as_tuple(mapped), len(chunk))
-            kept = [c for i, c in enumerate(columns) if i not in self.input_index]
-            if self.outputs == self.inputs:
-                for i, values in zip(self.input_index, mapped):
+            mapped = _as_tuple(mapped)
+            if len(mapped) != len(self.outputs):  # MindSpore's words
+                raise RuntimeError(f"Invalid per_batch_map, the number of columns returned in "
+                                   f"'per_batch_map' function should be {len(self.outputs)} , "
+                                   f"but got: {len(mapped)}")
+            mapped = self._batch_map_columns(mapped, len(chunk))
+            if in_place:
+                for i, values in zip(index, mapped):
                     columns[i] = values
             else:
-                columns = kept + mapped
+                columns = mapped + [c for i, c in enumerate(columns) if i not in index]
         if self.pad_info is not None:
             columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
                        if name in self.pad_info or not isinstance(values, dict) else values
@@ -887,10 +920,13 @@ class SkipDataset(_SliceDataset):
 
 
 class SubsetNode(Dataset):
-    """The rows at `indices` (sorted) of each epoch of the child: one part of a split."""
+    """The rows at `indices` of each epoch of the child, in that order: one part of a split."""
+
+    copies_children = True  # MindSpore splits a copy of the dataset
 
     def __init__(self, child, indices):
         super().__init__([child])
+        self.copied_consumers = len(consumers(child))
         self.indices = np.asarray(indices)
         self._wanted = set(self.indices.tolist())
 
@@ -898,16 +934,21 @@ class SubsetNode(Dataset):
         return len(self.indices)
 
     def rows(self, state):
-        for i, row in enumerate(self.children[0].rows(state)):
-            if i in self._wanted:
-                yield row
+        if np.all(self.indices[1:] > self.indices[:-1]):  # in order: no rows held
+            for i, row in enumerate(self.children[0].rows(state)):
+                if i in self._wanted:
+                    yield row
+            return
+        held = {i: row for i, row in enumerate(self.children[0].rows(state)) if i in self._wanted}
+        for i in self.indices.tolist():
+            yield held[i]
 
 
 def _dataset_tuple(datasets, op: str) -> tuple:
     datasets = (datasets,) if isinstance(datasets, Dataset) else tuple(datasets)
     for d in datasets:
-        if not isinstance(d, Dataset):
-            raise TypeError(f"{op}: expected Datasets, got {type(d).__name__}")
+        if not isinstance(d, Dataset):  # MindSpore's words
+            raise TypeError(f"Invalid dataset, expected Dataset object, but got {type(d)}!")
     if not datasets:
         raise ValueError(f"{op}: expected at least one Dataset, got none")
     return datasets
@@ -919,16 +960,22 @@ class ZipDataset(Dataset):
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "zip")
         super().__init__(datasets)
-        names = [c for d in datasets for c in d.column_names]
-        twice = sorted({c for c in names if names.count(c) > 1})
-        if twice:
-            raise ValueError(f"zip: column names must be unique across the datasets, got "
-                             f"{', '.join(twice)} more than once; rename them first")
-        self._names = names
 
     @property
     def column_names(self):
-        return list(self._names)
+        """The children's columns in turn; a name two children have is MindSpore's error when
+        the pipeline is read (building the zip is allowed, as in MindSpore). MindSpore looks
+        at a child's columns in its hash map's order, the last column first in the maps a
+        pipeline's few columns make: the duplicate it names is the last one."""
+        names: list[str] = []
+        for child in self.children:
+            columns = child.column_names
+            for column in reversed(columns):
+                if column in names:
+                    raise RuntimeError(f"Invalid data, duplicate column {column} already exists "
+                                       f"when zipping datasets.")
+            names.extend(columns)
+        return names
 
     def count(self):
         counts = [d.count() for d in self.children]

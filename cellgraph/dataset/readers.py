@@ -18,7 +18,7 @@ from .core.validator_helpers import (
     check_sampler_shuffle_shard_options,
     check_valid_str,
 )
-from .engine import check_num_parallel_workers
+from .engine import Dataset, check_num_parallel_workers
 from .samplers import Shuffle
 from .sources import MappableSource
 
@@ -327,9 +327,10 @@ def shard_pieces(parts: list, num_shards: int, shard_id: int) -> list:
 
 
 def file_order(count: int, mode, rng, epoch: int, shards) -> list[int]:
-    """The order a file source reads its files in an epoch. Shuffle.FILES and GLOBAL shuffle
-    them: once a dataset seed is set, as MindSpore does (each epoch std::shuffles the last
-    order again, with std::mt19937 seeded by the seed, or by the epoch's number 1, 2, ... when
+    """The order a file source reads its files in pass `epoch` over it (a repeat's pass counts
+    as an epoch's, as MindSpore resets the reader for each). Shuffle.FILES and GLOBAL shuffle
+    them: once a dataset seed is set, as MindSpore does (each pass std::shuffles the last
+    order again, with std::mt19937 seeded by the seed, or by the pass's number 1, 2, ... when
     sharded); without one, by the pipeline's generator (FILES only)."""
     files = list(range(count))
     if mode not in (Shuffle.FILES, Shuffle.GLOBAL):
@@ -400,6 +401,11 @@ class TextFileDataset(_ArraySource):
 
     keep_empty_lines = False  # MindSpore's TextFileDataset skips them
 
+    def split(self, sizes, randomize=True):
+        """Split as MindSpore splits a source it reads in file order, without random access
+        (runs of the rows as read, or of a shuffle of them: `Dataset.split`)."""
+        return Dataset.split(self, sizes, randomize)
+
     def load(self):
         """The files' lines as MindSpore reads them: split at "\n" only (a "\r" kept), the
         empty ones skipped (kept where `keep_empty_lines`). A line that is not UTF-8 is a row
@@ -444,7 +450,7 @@ class TextFileDataset(_ArraySource):
         self.arrays  # noqa: B018  (loads the files, which sets file_rows)
         rng = state.rng(self)
         sampler = self.sampler
-        files = file_order(len(self.file_rows), self.shuffle_mode, rng, state.epoch,
+        files = file_order(len(self.file_rows), self.shuffle_mode, rng, state.next_pass(self),
                            getattr(sampler, "num_shards", None))
         parts = [self.file_rows[k] for k in files]
         if self.shuffle_mode is Shuffle.INFILE:

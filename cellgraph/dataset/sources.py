@@ -20,6 +20,7 @@ from .core.validator_helpers import check_independent_mode, check_value, type_ch
 from .engine import Dataset, check_num_parallel_workers, column_list
 from .samplers import (
     Sampler,
+    SequentialSampler,
     Shuffle,
     SubsetSampler,
     _shuffle_mode,
@@ -113,8 +114,8 @@ class MappableSource(Dataset):
 
     def use_sampler(self, new_sampler):
         """MindSpore's replacement of the sampler: without a child sampler, `new_sampler`
-        takes the sampler's place; with one, the child becomes the sampler and `new_sampler`
-        its child."""
+        takes the sampler's place; with one, `new_sampler` takes it on top of the child (it
+        samples positions in the child's output, as `add_sampler` chains it)."""
         if new_sampler is None:
             raise TypeError("Input sampler can not be None.")
         if not isinstance(new_sampler, Sampler):
@@ -124,7 +125,7 @@ class MappableSource(Dataset):
             self.sampler = new_sampler
         else:
             self.sampler = child
-            child.add_child(new_sampler)
+            self.add_sampler(new_sampler)
 
     def rows(self, state):
         read = self.row_at if self.cache is None else \
@@ -141,26 +142,42 @@ class MappableSource(Dataset):
         this)."""
         return chained_indices(sampler, self.num_rows, state)
 
+    def is_sharded(self) -> bool:
+        """Whether the sampler reads one of several shards (MindSpore's answer)."""
+        shards = getattr(self.sampler, "num_shards", None)
+        return bool(shards) and shards > 1
+
     def split(self, sizes, randomize=True):
         """Splits of a source with random access, as MindSpore makes them: one permutation of
         the rows, drawn once (by MindSpore's random sampler after a dataset seed is set), is
-        cut into consecutive parts; each part keeps its rows in that order in every epoch."""
+        cut into consecutive parts; each part keeps its rows in that order in every epoch. A
+        part splits its own rows, as MindSpore's samplers chained on the part's give them."""
         from . import _std_shuffle
         from .core import config
         from .engine import _split_counts
 
-        counts = _split_counts(sizes, self.num_rows)
-        order = np.arange(self.num_rows)
+        if self.is_sharded():
+            raise RuntimeError("Dataset should not be sharded before split.")
+        rows = getattr(self, "_split_rows", None)  # set on a part of a split
+        total = self.num_rows if rows is None else len(rows)
+        counts = _split_counts(sizes, total)
+        order = np.arange(total)
         if randomize:
             seed = config.mindspore_seed()
-            order = config.new_rng().permutation(self.num_rows) if seed is None else \
-                _std_shuffle.SamplerOrder().permutation(seed, self.num_rows, 0)
+            order = config.new_rng().permutation(total) if seed is None else \
+                _std_shuffle.SamplerOrder().permutation(seed, total, 0)
         bounds = np.cumsum([0] + counts)
         parts = []
         for lo, hi in itertools.pairwise(bounds):
             part = object.__new__(type(self))
             part.__dict__.update(self.__dict__)
-            part.sampler = SubsetSampler(order[lo:hi])
+            # a copy, as MindSpore's: it keeps the record of the nodes built on this one
+            part.parent = list(self.parent)
+            part._split_rows = order[lo:hi] if rows is None else rows[order[lo:hi]]
+            # MindSpore puts a sequential sampler on top, which `use_sampler` replaces: a
+            # sampler given to the part samples its rows
+            part.sampler = SequentialSampler()
+            part.sampler.add_child(SubsetSampler(part._split_rows))
             parts.append(part)
         return parts
 
@@ -226,6 +243,9 @@ class _Iterated(Dataset):
         # to one of them
         self._turns = threading.Lock() if isinstance(source, Iterator) and not callable(
             source) else None
+
+    def is_sharded(self) -> bool:
+        return self.shard is not None and self.shard[0] > 1
 
     @property
     def column_names(self):

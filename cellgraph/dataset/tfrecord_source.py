@@ -25,7 +25,7 @@ import numpy as np
 from cellgraph._protowire import fields, read_varint
 
 from .core import config
-from .engine import check_num_parallel_workers
+from .engine import Dataset, check_num_parallel_workers
 from .readers import _ArraySource, _file_list, file_order, global_shuffle, worker_order
 from .samplers import Shuffle
 
@@ -201,6 +201,11 @@ class TFRecordDataset(_ArraySource):
 
     op = "TFRecordDataset"
 
+    def split(self, sizes, randomize=True):
+        """Split as MindSpore splits a source it reads in file order, without random access
+        (runs of the rows as read, or of a shuffle of them: `Dataset.split`)."""
+        return Dataset.split(self, sizes, randomize)
+
     def __init__(self, dataset_files, schema=None, columns_list=None, num_samples=None,
                  num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, shard_equal_rows=False, cache=None, compression_type=None):
@@ -366,7 +371,7 @@ class TFRecordDataset(_ArraySource):
             # workers, through its seeded buffer shuffle
             self.arrays  # noqa: B018  (loads the files, which sets file_rows)
             parts = [np.asarray(self.file_rows[k], np.int64) for k in
-                     file_order(len(self.file_rows), Shuffle.GLOBAL, None, state.epoch,
+                     file_order(len(self.file_rows), Shuffle.GLOBAL, None, state.next_pass(self),
                                 self.num_shards)]
             workers = self.workers or config.get_num_parallel_workers()
             for index in global_shuffle(self, worker_order(parts, workers), state, None,

@@ -48,15 +48,17 @@ def test_jit_syntax_levels():
 
 
 def test_batch_returns_a_batch_dataset():
-    data = ds.NumpySlicesDataset({"x": np.arange(10, dtype=np.float32)}, shuffle=False)
-    batched = data.batch(4)
+    def data():  # a dataset object feeds one pipeline only
+        return ds.NumpySlicesDataset({"x": np.arange(10, dtype=np.float32)}, shuffle=False)
+
+    batched = data().batch(4)
     assert isinstance(batched, ds.BatchDataset)
-    direct = ds.BatchDataset(data, 4, drop_remainder=True)
+    direct = ds.BatchDataset(data(), 4, drop_remainder=True)
     assert [b["x"].tolist() for b in direct.create_dict_iterator(output_numpy=True)] == [
         [0, 1, 2, 3], [4, 5, 6, 7]]
     assert batched.get_dataset_size() == 3 and direct.get_dataset_size() == 2
     with pytest.raises(ValueError, match="batch_size"):  # checked by batch(), as MindSpore's
-        data.batch(0)
-    zero = ds.BatchDataset(data, 0)  # the class itself takes it, as MindSpore's does
+        data().batch(0)
+    zero = ds.BatchDataset(data(), 0)  # the class itself takes it, as MindSpore's does
     with pytest.raises(RuntimeError, match="'batch_size' should be positive integer, but got: 0"):
         zero.get_dataset_size()

@@ -50,18 +50,22 @@ def test_train_pipeline_shapes_types_and_epochs():
 
 
 def test_take_skip_split_zip_project():
-    numbers = ds.NumpySlicesDataset({"x": np.arange(10, dtype=np.float32)}, shuffle=False)
-    head = [int(item["x"]) for item in numbers.take(3).create_dict_iterator(output_numpy=True)]
+    def numbers():  # a dataset object feeds one pipeline only
+        return ds.NumpySlicesDataset({"x": np.arange(10, dtype=np.float32)}, shuffle=False)
+
+    head = [int(item["x"]) for item in numbers().take(3).create_dict_iterator(output_numpy=True)]
     assert head == [0, 1, 2]
-    tail = [int(row[0].asnumpy()) for row in numbers.skip(7).create_tuple_iterator()]
+    tail = [int(row[0].asnumpy()) for row in numbers().skip(7).create_tuple_iterator()]
     assert tail == [7, 8, 9]
-    train, test = numbers.split([0.8, 0.2], randomize=False)
+    train, test = numbers().split([0.8, 0.2], randomize=False)
     assert train.get_dataset_size() == 8 and test.get_dataset_size() == 2
     squares = ds.NumpySlicesDataset({"x": np.arange(10, dtype=np.float32) ** 2}, shuffle=False)
     squares = squares.rename(input_columns=["x"], output_columns=["x2"])
-    both = ds.zip((numbers, squares)).project(["x2", "x"])
+    both = ds.zip((numbers(), squares)).project(["x2", "x"])
     first = next(both.create_tuple_iterator(output_numpy=True))
     assert first[0] == 0.0 and both.get_col_names() == ["x2", "x"]
+    squares = ds.NumpySlicesDataset({"x2": np.arange(10, dtype=np.float32) ** 2}, shuffle=False)
+    both = ds.zip((numbers(), squares)).project(["x2", "x"])
     rows = list(both.batch(5).create_tuple_iterator(output_numpy=True))
     np.testing.assert_array_equal(rows[1][0], np.arange(5, 10) ** 2)
 

@@ -95,15 +95,17 @@ def test_padded_batch_pads_with_pad_info_and_filter_drops_rows():
     def shapes(dataset):
         return [b[0].shape for b in dataset.create_tuple_iterator(output_numpy=True)]
 
-    ragged = ds.NumpySlicesDataset([[1], [2], [3]], column_names=["x"], shuffle=False)
-    ragged = ragged.map(lambda x: np.arange(int(x[0])), input_columns="x")
-    assert shapes(ragged.padded_batch(3, pad_info={})) == [(3, 3)]
-    assert shapes(ragged.padded_batch(3, pad_info={"x": (None, -1)})) == [(3, 3)]
-    padded = next(ragged.padded_batch(3, pad_info={"x": (None, -1)}).create_tuple_iterator(
+    def ragged():  # a dataset object feeds one pipeline only
+        data = ds.NumpySlicesDataset([[1], [2], [3]], column_names=["x"], shuffle=False)
+        return data.map(lambda x: np.arange(int(x[0])), input_columns="x")
+
+    assert shapes(ragged().padded_batch(3, pad_info={})) == [(3, 3)]
+    assert shapes(ragged().padded_batch(3, pad_info={"x": (None, -1)})) == [(3, 3)]
+    padded = next(ragged().padded_batch(3, pad_info={"x": (None, -1)}).create_tuple_iterator(
         output_numpy=True))[0]
     np.testing.assert_array_equal(padded, [[0, -1, -1], [0, 1, -1], [0, 1, 2]])
     with pytest.raises(ValueError, match="longer than the pad shape"):
-        list(ragged.padded_batch(3, pad_info={"x": ([2], 0)}).create_tuple_iterator())
+        list(ragged().padded_batch(3, pad_info={"x": ([2], 0)}).create_tuple_iterator())
 
 
 def test_gru_sentiment_model_trains_on_padded_batches():

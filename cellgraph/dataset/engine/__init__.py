@@ -13,6 +13,7 @@ import itertools
 import multiprocessing
 import numbers
 import threading
+import weakref
 from collections.abc import Iterator
 
 import numpy as np
@@ -239,6 +240,31 @@ def _keywords(method: str, given: dict, **defaults) -> dict:
         raise TypeError(f"Dataset.{method}() got an unexpected keyword argument {unknown[0]!r}")
     return {**defaults, **given}
 
+def consumers(node) -> list:
+    """Weak references to the nodes built on `node`, one per node (MindSpore's `parent`
+    list). A consumer that was collected still counts, as in MindSpore."""
+    return node.__dict__.setdefault("parent", [])
+
+
+def check_tree(root) -> None:
+    """MindSpore's check before a pipeline runs or answers a question about its rows: below
+    `root`, each node feeds one consumer only. A node zipped or concatenated with itself, or
+    one that two pipelines were built on, feeds two; MindSpore refuses it (`root` itself may
+    feed others: it is run on its own). A split part reads a copy of the node it split, which
+    keeps the consumers that node had then, as MindSpore's copy does, and adds the part's."""
+    todo = [(child, root) for child in root.children]
+    seen = set()
+    while todo:
+        node, user = todo.pop()
+        count = user.copied_consumers + 1 if user.copies_children else len(consumers(node))
+        if count > 1:
+            raise ValueError("The data pipeline is not a tree (i.e., one node has 2 consumers)")
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        todo.extend((child, node) for child in node.children)
+
+
 def _check_max_rowsize(max_rowsize) -> None:
     """MindSpore's check of map's max_rowsize: None, an int in [-1, INT32_MAX] or a list of
     two such (input and output rows)."""
@@ -274,6 +300,15 @@ class Dataset:
                                       f"constructor is not supported; use the source's `cache`")
         self.children = tuple(children or ())
         self.num_parallel_workers = num_parallel_workers
+        consumers(self)
+        if not self.copies_children:
+            for child in self.children:
+                consumers(child).append(weakref.ref(self))
+
+    #: a node that reads a copy of its children (a split's part) is none of their consumers;
+    #: `copied_consumers` is the number the child had when it was copied
+    copies_children = False
+    copied_consumers = 0
 
     # -- what a node defines ------------------------------------------------------------------
     @property
@@ -345,7 +380,11 @@ class Dataset:
         _check_batch_size(batch_size)
         check_num_parallel_workers(num_parallel_workers)
         type_check(drop_remainder, (bool,), "drop_remainder")
+        _check_max_rowsize(options["max_rowsize"])
         per_batch_map, input_columns = options["per_batch_map"], options["input_columns"]
+        for name in ("input_columns", "output_columns"):  # MindSpore's check and words
+            if options[name] is not None:
+                type_check(options[name], (list, str), name)
         if input_columns is not None and per_batch_map is None:
             raise ValueError("input_columns can be specified only when per_batch_map is set.")
         if input_columns is not None and callable(per_batch_map):
@@ -526,27 +565,47 @@ class Dataset:
         return SkipDataset(self, int(count))
 
     def split(self, sizes, randomize=True):
-        """Disjoint datasets of the given sizes (row counts, or fractions that sum to 1)."""
+        """Disjoint datasets of the given sizes (row counts, or fractions that sum to 1), as
+        MindSpore splits a dataset without random access: consecutive runs of the rows, or
+        with `randomize`, of the rows as one shuffle orders them (the same in every epoch):
+        MindSpore's buffer shuffle of 10000 rows once a dataset seed is set, else a
+        permutation all the parts share. A sharded dataset is refused, as in MindSpore."""
+        from .. import _std_shuffle
         from ..nodes import SubsetNode
 
+        if self.is_sharded():
+            raise RuntimeError("Dataset should not be sharded before split.")
         total = self.get_dataset_size()
         counts = _split_counts(sizes, total)
-        order = config.new_rng().permutation(total) if randomize else np.arange(total)
+        order = np.arange(total)
+        if randomize:
+            seed = config.mindspore_seed()
+            order = config.new_rng().permutation(total) if seed is None else np.array(list(
+                _std_shuffle.buffer_shuffle(range(total), 10000, _std_shuffle.Mt19937x64(seed))))
         bounds = np.cumsum([0] + counts)
-        return [SubsetNode(self, np.sort(order[lo:hi])) for lo, hi in itertools.pairwise(bounds)]
+        return [SubsetNode(self, order[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
+
+    def is_sharded(self) -> bool:
+        """Whether a source under this node reads one shard of its rows."""
+        return any(child.is_sharded() for child in self.children)
 
     def zip(self, datasets):
         """This dataset's columns followed by those of `datasets` (one or a tuple), row by
         row, as long as the shortest lasts."""
-        from ..nodes import ZipDataset, _dataset_tuple
+        from ..nodes import ZipDataset
 
-        return ZipDataset((self,) + _dataset_tuple(datasets, "zip"))
+        type_check(datasets, (tuple, Dataset), "datasets")  # MindSpore's check and words
+        return ZipDataset((self,) + (datasets if isinstance(datasets, tuple) else (datasets,)))
 
     def concat(self, datasets):
         """This dataset's rows, then those of `datasets` (one or a list); columns must match."""
-        from ..nodes import ConcatDataset, _dataset_tuple
+        from ..core.validator_helpers import type_check_list
+        from ..nodes import ConcatDataset
 
-        return ConcatDataset((self,) + _dataset_tuple(datasets, "concat"))
+        type_check(datasets, (list, Dataset), "datasets")  # MindSpore's checks and words
+        if isinstance(datasets, list):
+            type_check_list(datasets, (Dataset,), "dataset")
+        return ConcatDataset([self] + (datasets if isinstance(datasets, list) else [datasets]))
 
     def __add__(self, other):
         return self.concat(other)
@@ -558,6 +617,7 @@ class Dataset:
         from ..save import check_save_arguments, save
 
         check_save_arguments(file_name, num_files, file_type)
+        check_tree(self)
         save(self, file_name, num_files)
 
     def reset(self) -> None:
@@ -583,15 +643,35 @@ class Dataset:
             return self.children[0].get_init_step()
         return 0
 
+    @property
+    def input_indexs(self):
+        """The order of the network's inputs the columns feed in sink mode (MindSpore's
+        spelling): the value set on this node or, where none was set, the first one set
+        below it; () where none was."""
+        own = self.__dict__.get("_input_indexs", ())
+        if own != ():
+            return own
+        for child in self.children:
+            found = child.input_indexs
+            if found != ():
+                return found
+        return own
+
+    @input_indexs.setter
+    def input_indexs(self, value):
+        self._input_indexs = value
+
     def to_json(self, filename=""):
         """The pipeline ending here as MindSpore's JSON (a dict), written to `filename` too
         when given (`dataset.serialize`)."""
         from .serializer_deserializer import to_json
 
+        check_tree(self)
         return to_json(self, filename)
 
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
+        check_tree(self)
         return list(self.column_names)
 
     def get_class_indexing(self) -> dict:
@@ -603,12 +683,14 @@ class Dataset:
 
     def num_classes(self):
         """The number of classes of the source under this node, or None where it has none."""
+        check_tree(self)
         if self.children:
             return self.children[0].num_classes()
         return None
 
     def get_dataset_size(self) -> int:
         """Rows (or batches, after `batch`) in one epoch."""
+        check_tree(self)
         n = self.count()
         if n is None:
             n = sum(1 for _ in self.rows(EpochState()))
@@ -617,16 +699,21 @@ class Dataset:
     def get_batch_size(self) -> int:
         from ..nodes import BatchDataset
 
+        check_tree(self)
         node = self
         while node.children and not isinstance(node, BatchDataset):
             if getattr(node, "_batch_sampled", False):
                 return -1  # a GeneratorDataset whose batch_sampler sizes each batch
             node = node.children[0]
-        return node.batch_size if isinstance(node, BatchDataset) else 1
+        if not isinstance(node, BatchDataset):
+            return 1
+        # a callable batch size sizes each batch: MindSpore answers -1
+        return -1 if node.batch_size_func is not None else node.batch_size
 
     def get_repeat_count(self) -> int:
         from ..nodes import RepeatDataset
 
+        check_tree(self)
         node = self
         while node.children and not isinstance(node, RepeatDataset):
             node = node.children[0]
@@ -638,6 +725,7 @@ class Dataset:
         """The shape of each column in the first row; with `estimate`, over every row, an
         axis whose length varies is None (a rank that varies is an error)."""
         type_check(estimate, (bool,), "estimate")
+        check_tree(self)
         if not estimate:
             row = next(iter(self.rows(EpochState())))
             return [_column_shape(v) for v in row]
@@ -657,6 +745,7 @@ class Dataset:
         return shapes or []
 
     def output_types(self) -> list[np.dtype]:
+        check_tree(self)
         row = next(iter(self.rows(EpochState())))
         # strings and bytes are typed without their width (dtype('<U'), which equals np.str_)
         return [np.dtype(d.type) if d.kind in "US" else d

@@ -378,7 +378,7 @@ class CoNLL2000Dataset(_FileCorpus):
         self.arrays  # noqa: B018  (reads the files)
         rng = state.rng(self)
         sampler = self.sampler
-        files = file_order(len(self.dataset_files), self.shuffle_mode, rng, state.epoch,
+        files = file_order(len(self.dataset_files), self.shuffle_mode, rng, state.next_pass(self),
                            getattr(sampler, "num_shards", None))
         parts = [self.file_rows[k] for k in files]
         if getattr(sampler, "num_shards", None):

@@ -11,6 +11,7 @@ import numpy as np
 from cellgraph.dataset import _std_shuffle as std
 from cellgraph.dataset.core.validator_helpers import (
     FLOAT_MAX_INTEGER,
+    check_uint8,
     check_value,
     type_check,
     type_check_list,
@@ -292,22 +293,28 @@ class RandomAutoContrast(_RandomOp):
         return self._auto(image)
 
 
-class RandomPosterize(_RandomOp):
-    """Keep only the top `bits` bits of each channel, `bits` drawn from [min, max] in 1..8."""
+class RandomPosterize(CppRandomOperation):
+    """Keep only the top `bits` bits of each channel, `bits` drawn from [min, max] in 1..8 as
+    MindSpore's C++ op draws it (no draw where min == max)."""
 
     def __init__(self, bits=(8, 8)):
         type_check(bits, (list, tuple, int), "bits")  # MindSpore's checks and words
-        bits = (bits, bits) if isinstance(bits, int) else tuple(bits)
-        for value in bits:
-            type_check(value, (int,), "bits")
-            check_value(value, [1, 8])
-        if len(bits) != 2 or bits[0] > bits[1]:
-            raise ValueError("Input is not within the required interval of [1, 8].")
+        if isinstance(bits, int):
+            check_value(bits, [1, 8])
+        else:
+            if len(bits) != 2:
+                raise TypeError("Size of bits should be a single integer or a list/tuple (min, "
+                                "max) of length 2.")
+            for value in bits:
+                check_uint8(value, "bits")
+            if not 1 <= bits[0] <= bits[1] <= 8:
+                raise ValueError("Input is not within the required interval of [1, 8].")
         self.bits = bits
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "RandomPosterize")
-        bits = int(self.rng.integers(self.bits[0], self.bits[1] + 1))
+        low, high = (self.bits, self.bits) if isinstance(self.bits, int) else self.bits
+        bits = low if low == high else std.uniform_int(self.words, low, high)
         mask = np.uint8((0xFF << (8 - bits)) & 0xFF)
         return _back(array & mask, was_pil)
 

@@ -99,11 +99,13 @@ def test_random_select_subpolicy_applies_one_sub_policy_with_its_probabilities()
 
 
 def test_random_apply_and_random_choice_in_a_pipeline():
-    data = ds.NumpySlicesDataset(np.zeros(200, np.int64), column_names=["x"], shuffle=False)
-    applied = data.map(transforms.RandomApply([lambda x: x + 1, lambda x: x * 10], prob=0.3))
+    def data():  # a node feeds one pipeline only
+        return ds.NumpySlicesDataset(np.zeros(200, np.int64), column_names=["x"], shuffle=False)
+
+    applied = data().map(transforms.RandomApply([lambda x: x + 1, lambda x: x * 10], prob=0.3))
     values = np.array([row[0] for row in applied.create_tuple_iterator(output_numpy=True)])
     assert set(values.tolist()) == {0, 10} and 0.15 < (values == 10).mean() < 0.45
-    chosen = data.map(transforms.RandomChoice([lambda x: x + 1, lambda x: x + 2]))
+    chosen = data().map(transforms.RandomChoice([lambda x: x + 1, lambda x: x + 2]))
     values = np.array([row[0] for row in chosen.create_tuple_iterator(output_numpy=True)])
     assert set(values.tolist()) == {1, 2} and 0.35 < (values == 1).mean() < 0.65
 

@@ -80,12 +80,14 @@ def test_errors_match_mindspore():
     class Nothing(DSCallback):
         pass
 
-    data = ds.NumpySlicesDataset([1, 2], shuffle=False)
+    def data():  # a node feeds one pipeline only
+        return ds.NumpySlicesDataset([1, 2], shuffle=False)
+
     with pytest.raises(AttributeError, match="Inheriting Callback class without overriding any "
                                              "methods"):
-        _run(data.map(operations=(lambda x: x), callbacks=Nothing()), 1)
+        _run(data().map(operations=(lambda x: x), callbacks=Nothing()), 1)
     with pytest.raises(TypeError, match=r"Argument callbacks with value 1 is not of type"):
-        data.map(operations=(lambda x: x), callbacks=1)
+        data().map(operations=(lambda x: x), callbacks=1)
     with pytest.raises(ValueError, match=r"Input step_size is not within the required interval"):
         Recorder([], step_size=0)
 
@@ -94,7 +96,7 @@ def test_errors_match_mindspore():
             raise ValueError("boom")
 
     with pytest.raises(RuntimeError, match="ValueError: boom"):
-        _run(data.map(operations=(lambda x: x), callbacks=Boom()), 1)
+        _run(data().map(operations=(lambda x: x), callbacks=Boom()), 1)
 
 
 def test_waited_callback_waits_for_the_training_step():

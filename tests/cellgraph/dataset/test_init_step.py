@@ -51,13 +51,16 @@ def test_set_init_step_resumes_over_epochs(seed):
 
 
 def test_get_init_step_from_the_only_child(seed):
-    data = ds.GeneratorDataset(list(range(10)), ["x"], shuffle=False)
-    data.set_init_step(7)
-    assert data.take(2).batch(1).get_init_step() == 7
+    def data():  # a node feeds one pipeline only
+        source = ds.GeneratorDataset(list(range(10)), ["x"], shuffle=False)
+        source.set_init_step(7)
+        return source
+
+    assert data().take(2).batch(1).get_init_step() == 7
     other = ds.GeneratorDataset(list(range(10)), ["y"], shuffle=False)
-    assert ds.zip((data, other)).get_init_step() == 0  # several children: from the start
+    assert ds.zip((data(), other)).get_init_step() == 0  # several children: from the start
     # the getters are not moved by it
-    assert data.take(5).get_dataset_size() == 5
+    assert data().take(5).get_dataset_size() == 5
 
 
 def test_debug_mode_ignores_init_step(seed):

@@ -143,3 +143,52 @@ def test_buffer_shuffle_gives_mindspores_order_once_seeded(seed, buffer_size, ro
     finally:
         ds.config.set_seed(old)
     assert got == expected
+
+
+@pytest.fixture
+def three_text_files(tmp_path):
+    for name, lines in (("a", 3), ("b", 2), ("c", 4)):
+        (tmp_path / f"{name}.txt").write_text("".join(f"{name}{i}\n" for i in range(lines)))
+    return str(tmp_path / "*.txt")
+
+
+def _text_epochs(data, epochs):
+    it = data.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+    return [[str(r[0]) for r in it] for _ in range(epochs)]
+
+
+@pytest.mark.parametrize("mode, expected", [
+    (ds.Shuffle.FILES, [["c0", "c1", "c2", "c3", "b0", "b1", "a0", "a1", "a2",
+                         "a0", "a1", "a2", "b0", "b1", "c0", "c1", "c2", "c3"],
+                        ["c0", "c1", "c2", "c3", "b0", "b1", "a0", "a1", "a2",
+                         "a0", "a1", "a2", "b0", "b1", "c0", "c1", "c2", "c3"]]),
+    (ds.Shuffle.GLOBAL, [["a2", "a1", "b1", "c1", "a0", "c0", "c2", "c3", "b0",
+                          "a1", "c1", "c2", "a0", "c0", "b1", "a2", "c3", "b0"],
+                         ["a2", "c2", "b1", "c3", "a0", "a1", "c0", "c1", "b0",
+                          "a1", "a2", "b1", "c3", "c0", "c1", "a0", "b0", "c2"]]),
+])
+def test_text_files_reshuffle_for_each_pass_of_a_repeat(three_text_files, mode, expected):
+    """A seeded TextFileDataset orders its files again for every pass over it, a repeat's as
+    an epoch's: MindSpore 2.10's rows over two epochs of `repeat(2)`."""
+    old = ds.config.get_seed()
+    try:
+        ds.config.set_seed(3)
+        data = ds.TextFileDataset(three_text_files, shuffle=mode, num_parallel_workers=1)
+        got = _text_epochs(data.repeat(2), 2)
+    finally:
+        ds.config.set_seed(old)
+    assert got == expected
+
+
+def test_sharded_text_files_reshuffle_for_each_pass(three_text_files):
+    """shuffle=True with a shard: MindSpore 2.10's rows over three passes of a repeat."""
+    old = ds.config.get_seed()
+    try:
+        ds.config.set_seed(3)
+        data = ds.TextFileDataset(three_text_files, shuffle=True, num_parallel_workers=2,
+                                  num_shards=2, shard_id=1)
+        got = _text_epochs(data.repeat(3), 1)
+    finally:
+        ds.config.set_seed(old)
+    assert got == [["c2", "c3", "b0", "c1", "c0", "c0", "c3", "c2", "c1",
+                    "a0", "c0", "a1", "b1", "a2", "a0"]]

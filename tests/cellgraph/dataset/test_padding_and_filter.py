@@ -38,13 +38,15 @@ def test_padded_batch_shapes_and_values():
 
 
 def test_filter_keeps_rows_the_predicate_accepts():
-    data = ds.NumpySlicesDataset({"x": np.arange(10), "y": np.arange(10) * 2}, shuffle=False)
-    kept = data.filter(lambda x: x % 3 == 0, input_columns=["x"])
+    def data():  # a node feeds one pipeline only
+        return ds.NumpySlicesDataset({"x": np.arange(10), "y": np.arange(10) * 2}, shuffle=False)
+
+    kept = data().filter(lambda x: x % 3 == 0, input_columns=["x"])
     assert [int(r["y"]) for r in kept.create_dict_iterator(output_numpy=True)] == [0, 6, 12, 18]
-    both = data.filter(lambda x, y: x + y > 20)
+    both = data().filter(lambda x, y: x + y > 20)
     assert both.get_dataset_size() == 3
     with pytest.raises(TypeError, match="callable"):
-        data.filter(3)
+        data().filter(3)
 
 
 def test_general_transforms():

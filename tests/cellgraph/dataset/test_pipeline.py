@@ -252,12 +252,35 @@ def test_zip_puts_columns_side_by_side_until_the_shortest_ends():
     assert zipped.get_dataset_size() == 4
     assert _values(zipped, 2) == [100, 101, 102, 103]
     assert _values(zipped, 1) == [0, 10, 20, 30]
+    letters = ds.NumpySlicesDataset({"c": np.arange(4) + 100}, shuffle=False)
     assert _values(letters.zip(_numbers().project("a")), 1) == [0, 1, 2, 3]
-    with pytest.raises(ValueError, match="zip: column names must be unique across the "
-                                         "datasets, got a, b more than once"):
-        ds.zip((_numbers(), _numbers()))
-    with pytest.raises(TypeError, match="zip: expected Datasets, got list"):
+    # MindSpore 2.10 builds a zip of the same column names and refuses it when it is read
+    twice = ds.zip((_numbers(), _numbers()))
+    assert twice.get_dataset_size() == 10
+    with pytest.raises(RuntimeError, match="Invalid data, duplicate column b already exists "
+                                           "when zipping datasets."):
+        twice.get_col_names()
+    with pytest.raises(RuntimeError, match="duplicate column b already exists"):
+        _values(ds.zip((_numbers(), _numbers())))
+    one = ds.NumpySlicesDataset({"z": np.arange(4), "a": np.arange(4)}, shuffle=False)
+    with pytest.raises(RuntimeError, match="duplicate column a already exists"):
+        _values(ds.zip((_numbers(), one)))
+    # MindSpore 2.10's checks and words
+    with pytest.raises(TypeError, match="^Invalid dataset, expected Dataset object, but got "
+                                        "<class 'list'>!$"):
         ds.zip((_numbers(), [1, 2]))
+    for alone in ((), (_numbers(),)):
+        with pytest.raises(ValueError, match="^Can't zip empty or just one dataset!$"):
+            ds.zip(alone)
+    with pytest.raises(TypeError, match=r"^Argument datasets with value 3 is not of type "
+                                        r"\[<class 'tuple'>, <class '.*\.Dataset'>\]"):
+        _numbers().zip(3)
+    with pytest.raises(TypeError, match=r"^Argument dataset\[1\] with value 3 is not of type "
+                                        r"\[<class '.*\.Dataset'>\], but got <class 'int'>\.$"):
+        _numbers().concat([_numbers(), 3])
+    with pytest.raises(TypeError, match=r"^Argument datasets with value 3 is not of type "
+                                        r"\[<class 'list'>, <class '.*\.Dataset'>\]"):
+        _numbers().concat(3)
 
 
 def test_concat_chains_rows_of_the_same_columns():
@@ -278,23 +301,26 @@ def test_concat_chains_rows_of_the_same_columns():
     with pytest.raises(RuntimeError, match="data types of the two datasets to be concatenated "
                                            "should be the same, but got: float32 and int64"):
         _values(floats + ints)
+    ints = ds.NumpySlicesDataset({"a": np.arange(2)}, shuffle=False)  # one pipeline a node
     with pytest.raises(RuntimeError, match="tensor rank of the two datasets to be concatenated "
                                            "should be the same, but got: 0 and 2"):
         _values(ints + matrix)
 
 
 def test_map_and_batch_take_mindspores_positions_and_keywords():
-    data = ds.NumpySlicesDataset({"a": np.arange(4), "b": np.arange(4)}, shuffle=False)
+    def data():  # a node feeds one pipeline only
+        return ds.NumpySlicesDataset({"a": np.arange(4), "b": np.arange(4)}, shuffle=False)
+
     # the fourth argument of map is num_parallel_workers, as in MindSpore
-    mapped = data.map(lambda x: x + 1, ["a"], ["a"], 1, python_multiprocessing=False,
+    mapped = data().map(lambda x: x + 1, ["a"], ["a"], 1, python_multiprocessing=False,
                       max_rowsize=16, cache=None, callbacks=None, offload=None)
     assert [int(r[0]) for r in mapped.create_tuple_iterator(output_numpy=True)] == [1, 2, 3, 4]
     with pytest.raises(TypeError, match="foo"):
-        data.map(lambda x: x, ["a"], foo=1)
-    batched = data.batch(2, False, 1, per_batch_map=None, input_columns=None)
+        data().map(lambda x: x, ["a"], foo=1)
+    batched = data().batch(2, False, 1, per_batch_map=None, input_columns=None)
     assert batched.get_dataset_size() == 2
     with pytest.raises(TypeError, match="foo"):
-        data.batch(2, foo=1)
+        data().batch(2, foo=1)
 
 
 def test_output_shapes_estimate_marks_varying_axes_none():
@@ -504,8 +530,10 @@ def test_concat_refuses_a_dataset_without_samples_as_mindspore():
     with pytest.raises(ValueError, match="There are no samples in the dataset number 1. Please "
                                          "make sure there are valid samples in the dataset."):
         full.concat(empty)
-    assert [int(r[0]) for r in (full + full).create_tuple_iterator(output_numpy=True)] == \
-        [1, 2, 3, 1, 2, 3]
+    again = ds.NumpySlicesDataset([4, 5], ["x"], shuffle=False)
+    full = ds.NumpySlicesDataset([1, 2, 3], ["x"], shuffle=False)
+    assert [int(r[0]) for r in (full + again).create_tuple_iterator(output_numpy=True)] == \
+        [1, 2, 3, 4, 5]
 
 
 def test_map_argument_checks_as_mindspore():
@@ -534,6 +562,8 @@ def test_map_argument_checks_as_mindspore():
     with pytest.raises(TypeError, match="Argument python_multiprocessing with value 1 is not of "
                                         "type"):
         data.map(operations=[lambda x: x], python_multiprocessing=1)
+    # (a map MindSpore refused still counts as a consumer of `data`: a new source)
+    data = ds.NumpySlicesDataset(([np.zeros((4, 4, 3), np.uint8)] * 2, [1, 2]), ["data", "label"])
     rows = data.map(operations=[lambda x: x + 1], input_columns="data", max_rowsize=[-1, 8])
     assert int(next(rows.create_tuple_iterator(output_numpy=True))[0].max()) == 1
 
@@ -548,3 +578,20 @@ def test_skip_checks_its_count_as_mindspore():
                                         r"\(<class 'int'>,\), but got <class 'bool'>\."):
         data.skip(True)
     assert [int(r[0]) for r in data.skip(2).create_tuple_iterator(output_numpy=True)] == [3]
+
+
+def test_input_indexs_is_found_below_where_none_was_set():
+    # MindSpore 2.10's answers
+    data = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"])
+    assert data.input_indexs == ()
+    data.input_indexs = 10
+    assert data.shuffle(2).project(["x"]).input_indexs == 10
+    def other():
+        shuffled = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"]).shuffle(2)
+        assert shuffled.input_indexs == ()
+        shuffled.input_indexs = (1, 0)
+        return shuffled
+
+    assert (data + other()).input_indexs == 10
+    unset = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"])
+    assert (unset + other().project(["x"])).input_indexs == (1, 0)

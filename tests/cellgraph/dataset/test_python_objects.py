@@ -102,7 +102,9 @@ def test_batch_of_dicts_errors():
 
     with pytest.raises(RuntimeError, match="b was not found in previous rows"):
         list(ds.GeneratorDataset(other_keys, ["c"]).batch(2).create_tuple_iterator())
-    two = ds.zip((ds.GeneratorDataset(_dict_rows, ["x"]), ds.GeneratorDataset(_dict_rows, ["y"])))
+    def two():  # a node feeds one pipeline only
+        return ds.zip((ds.GeneratorDataset(_dict_rows, ["x"]),
+                       ds.GeneratorDataset(_dict_rows, ["y"])))
 
     def dict_and_list(x, y, info):
         return {"a": 1}, y
@@ -111,10 +113,10 @@ def test_batch_of_dicts_errors():
         return x, np.array([1])
 
     with pytest.raises(RuntimeError, match="mismatched types returned from per_batch_map"):
-        list(two.batch(2, per_batch_map=dict_and_list).create_tuple_iterator())
+        list(two().batch(2, per_batch_map=dict_and_list).create_tuple_iterator())
     with pytest.raises(RuntimeError, match="column: y expects: 2 rows returned from "
                                            "'per_batch_map', got: 1"):
-        list(two.batch(2, per_batch_map=too_few).create_tuple_iterator())
+        list(two().batch(2, per_batch_map=too_few).create_tuple_iterator())
 
 
 def test_per_batch_map_errors_are_reported_as_mindspore_does():

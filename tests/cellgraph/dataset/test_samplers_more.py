@@ -83,3 +83,22 @@ def test_num_samples_out_of_range_or_not_an_int_reads_as_in_mindspore(make):
             make(bad)
     with pytest.raises(TypeError, match="num_samples"):
         make(1.0)
+
+
+def test_use_sampler_puts_the_new_sampler_on_top_of_the_child():
+    """With a chain of samplers, use_sampler replaces the top one: the new sampler samples
+    the child's output (MindSpore 2.10's rows)."""
+    def ids(data):
+        return [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
+
+    data = ds.NumpySlicesDataset(list(range(10)), ["x"], sampler=ds.SequentialSampler(2, 6))
+    data.add_sampler(ds.SequentialSampler(1, 3))
+    assert ids(data) == [3, 4, 5]
+    data.use_sampler(ds.DistributedSampler(2, 0, shuffle=False))
+    assert ids(data) == [2, 4, 6]
+    chain = ds.SequentialSampler(1, 4)
+    chain.add_child(ds.SequentialSampler(3, 5))
+    data = ds.NumpySlicesDataset(list(range(10)), ["x"], sampler=chain)
+    assert ids(data) == [4, 5, 6, 7]
+    data.use_sampler(ds.DistributedSampler(2, 1, shuffle=False))
+    assert ids(data) == [4, 6, 3]

@@ -156,25 +156,27 @@ def test_python_functions_are_named_only():
 
 
 def test_what_cannot_be_rebuilt(csv_file, tmp_path):
-    data = ds.CSVDataset(csv_file, column_defaults=[0, 0, ""], column_names=["a", "b", "c"],
-                         shuffle=False)
+    def data():  # a node feeds one pipeline only
+        return ds.CSVDataset(csv_file, column_defaults=[0, 0, ""], column_names=["a", "b", "c"],
+                             shuffle=False)
+
     # a Python function's code is not in the JSON: the pipeline it comes back in cannot run it
     # nor be written again
-    udf = data.map(lambda a: a * 2, input_columns=["a"])
+    udf = data().map(lambda a: a * 2, input_columns=["a"])
     back = ds.deserialize(input_dict=ds.serialize(udf))
     with pytest.raises(RuntimeError, match="Failed to find key 'tensor_op_params' in "
                                            "PyFuncOp' JSON file or input dict"):
         ds.serialize(back)
     with pytest.raises(RuntimeError, match="cannot run"):
         _rows(back)
-    filtered = data.filter(lambda a: a < 4, input_columns=["a"])
+    filtered = data().filter(lambda a: a < 4, input_columns=["a"])
     with pytest.raises(RuntimeError, match="Invalid data, unsupported operation type: Filter"):
         ds.deserialize(input_dict=ds.serialize(filtered))
     generated = ds.GeneratorDataset([1, 2], ["x"])
     with pytest.raises(RuntimeError, match="unsupported operation type: GeneratorDataset"):
         ds.deserialize(input_dict=ds.serialize(generated))
     # the transforms MindSpore's serdes does not rebuild
-    adjusted = data.map(vision.AdjustBrightness(2.0), input_columns=["a"])
+    adjusted = data().map(vision.AdjustBrightness(2.0), input_columns=["a"])
     with pytest.raises(RuntimeError, match="Invalid data, unsupported operation: "
                                            "AdjustBrightness"):
         ds.deserialize(input_dict=ds.serialize(adjusted))
@@ -272,10 +274,12 @@ def test_transform_params_as_mindspore_names_them(csv_file):
 def test_text_transforms_serialized_without_params():
     """The text transforms whose MindSpore JSON has "tensor_op_params": null (MindSpore
     2.10's JSON), and one that has them."""
-    data = ds.NumpySlicesDataset(["a b"], column_names=["text"], shuffle=False)
+    def data():  # a node feeds one pipeline only
+        return ds.NumpySlicesDataset(["a b"], column_names=["text"], shuffle=False)
+
     for op in (text.WhitespaceTokenizer(True), text.RegexReplace("a", "b"), text.Ngram(2),
                text.SlidingWindow(2)):
-        operations = ds.serialize(data.map(operations=op))["operations"]
+        operations = ds.serialize(data().map(operations=op))["operations"]
         assert operations == [{"tensor_op_name": type(op).__name__, "tensor_op_params": None}]
-    operations = ds.serialize(data.map(operations=text.AddToken("x")))["operations"]
+    operations = ds.serialize(data().map(operations=text.AddToken("x")))["operations"]
     assert operations[0]["tensor_op_params"] == {"begin": True, "token": "x"}

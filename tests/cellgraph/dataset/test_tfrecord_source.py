@@ -298,3 +298,19 @@ def test_a_schema_of_listed_columns_keeps_their_order(files, tmp_path):
     listed = _schema(tmp_path, [{"name": "raw", "type": "uint8", "rank": 1},
                                 {"name": "id", "type": "int64", "rank": 1}])
     assert ds.TFRecordDataset(files[0], listed, shuffle=False).get_col_names() == ["raw", "id"]
+
+
+def test_split_takes_runs_of_the_rows_as_read_or_of_mindspores_seeded_shuffle(files):
+    """TFRecordDataset has no random access: MindSpore 2.10's parts."""
+    def ids(data):
+        return [int(r[0][0]) for r in data.create_tuple_iterator(output_numpy=True)]
+
+    data = ds.TFRecordDataset(files, shuffle=False)
+    assert [ids(p) for p in data.split([4, 2], randomize=False)] == [[0, 10, 1, 11], [2, 12]]
+    old = ds.config.get_seed()
+    try:
+        ds.config.set_seed(53)
+        parts = ds.TFRecordDataset(files, shuffle=False).split([4, 2])
+        assert [ids(p) for p in parts] == [[1, 11, 10, 12], [0, 2]]
+    finally:
+        ds.config.set_seed(old)
