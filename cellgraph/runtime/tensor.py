@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import numbers
 import sys
 import weakref
@@ -686,6 +687,16 @@ def _host_index(index):
     return index.asnumpy() if isinstance(index, Tensor) else index
 
 
+GENERATED_NAME_PREFIX = "Parameter#"  # a Parameter made without a name is named by a count
+_GENERATED_NAME_IDS = itertools.count()
+_NAME_MAX_LEN = 1024
+
+
+def is_generated_name(name) -> bool:
+    """Whether `name` is one a Parameter made without a name got (a Cell renames those)."""
+    return isinstance(name, str) and name.startswith(GENERATED_NAME_PREFIX)
+
+
 @jit_forbidden_instances  # a graph refuses to create one (MindSpore's ValueError)
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
@@ -694,11 +705,11 @@ class Parameter(Tensor):
 
     __slots__ = (
         "_layerwise_parallel",
+        "_name",
         "_parallel_optimizer",
         "_requires_grad",
         "_split",
         "_version",
-        "name",
     )
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
@@ -710,9 +721,6 @@ class Parameter(Tensor):
             raise DTypeError(f"The type of the argument 'default_input' must be in ['Tensor', "
                              f"'int', 'float', 'numpy.ndarray', 'list']. But got type "
                              f"{type(data)}.")
-        if name is not None and not isinstance(name, str):
-            raise ArgumentValueError(f"The type of the Parameter's name should be 'string' or "
-                                     f"'None', but got {type(name)}.")
         if isinstance(data, int):  # as MindSpore: a Python int is int32, a float float32
             data = np.asarray(data, np.int32)
         elif isinstance(data, numbers.Number):
@@ -727,6 +735,26 @@ class Parameter(Tensor):
         # (layout, device matrix, groups, whole shape) once each rank holds a slice (operator
         # sharding: runtime/sharded_parameters.py)
         self._split = None
+
+    @property
+    def name(self) -> str:
+        """The Parameter's name: the one given (stripped of surrounding blanks), or, where none
+        was (None or blank), a generated `Parameter#N` that a Cell replaces by the attribute's
+        name when the Parameter is set on it (MindSpore's naming)."""
+        return self._name
+
+    @name.setter
+    def name(self, name) -> None:
+        if name is not None and not isinstance(name, str):
+            raise ArgumentValueError(f"The type of the Parameter's name should be 'string' or "
+                                     f"'None', but got {type(name)}.")
+        name = name.strip() if name is not None else ""
+        if not name:
+            name = f"{GENERATED_NAME_PREFIX}{next(_GENERATED_NAME_IDS)}"
+        elif len(name) > _NAME_MAX_LEN:
+            raise ArgumentValueError(f"The length of the '{name}' name should be less than "
+                                     f"{_NAME_MAX_LEN}.")
+        self._name = name
 
     @property
     def requires_grad(self) -> bool:
@@ -866,7 +894,7 @@ class ParameterTuple(tuple):
         for p in items:
             if not isinstance(p, Parameter):
                 raise DTypeError(f"ParameterTuple: expected Parameters, got {type(p).__name__}")
-            if p.name is not None and names.setdefault(p.name, id(p)) != id(p):
+            if names.setdefault(p.name, id(p)) != id(p):
                 raise ArgumentValueError(f"The value {p!r} , its name '{p.name}' already "
                                          f"exists. Please set a unique name for the parameter.")
         return super().__new__(cls, items)
