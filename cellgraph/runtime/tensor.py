@@ -135,7 +135,9 @@ class Tensor(TensorMethods):
 
     # _layout: (strides, offset) of the view MindSpore's PyNative would make this Tensor as
     # (primitives/strides.py); unset or None: a fresh, contiguous Tensor
-    __slots__ = ("__weakref__", "_data", "_dtype", "_layout")
+    # _parent: (Tensor, index) for a Tensor that `parent[index]` gave outside graphs; writing
+    # an element of it writes it back there, as MindSpore's CPU runtime does
+    __slots__ = ("__weakref__", "_data", "_dtype", "_layout", "_parent")
     _is_tensor_class = True
 
     def __getattr__(self, name: str):
@@ -183,10 +185,14 @@ class Tensor(TensorMethods):
             input_data = np.zeros(shape, (dt.as_dtype(dtype) if dtype else dt.float32).np)
         if isinstance(input_data, Tensor):
             if (dtype is None or dt.as_dtype(dtype) == input_data.dtype) and \
-                    not isinstance(self, Parameter):
-                # the same elements in the same dtype: MindSpore's view of them, layout and
-                # all (a Parameter holds its own)
+                    not isinstance(self, Parameter) and _has_data(input_data):
+                # the same elements in the same dtype: MindSpore's Tensor over the same
+                # memory, layout and all, so writes to one show in the other (a Parameter
+                # holds its own copy)
+                _check_tensor_dtype(dtype)
+                self._data, self._dtype = input_data._data, input_data.dtype
                 self._layout = getattr(input_data, "_layout", None)
+                return
             input_data = input_data.asnumpy()
         if input_data is None:
             raise DTypeError("Tensor: expected data (a list, NumPy array or number), got None")
@@ -381,10 +387,11 @@ class Tensor(TensorMethods):
         data = self._data
         if data.__class__ is np.ndarray and data.flags.writeable:
             data[index] = value
-            return
-        host = self.asnumpy().copy()
-        host[index] = value
-        self._data = get_backend().from_host(host)
+        else:
+            host = self.asnumpy().copy()
+            host[index] = value
+            self._data = get_backend().from_host(host)
+        self._write_back()
 
     def __repr__(self) -> str:
         made = _NUMPY_STYLE.get(id(self))
@@ -405,6 +412,40 @@ class Tensor(TensorMethods):
 
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
+
+    def _alias(self) -> Tensor:
+        """A new Tensor over this one's elements (MindSpore's `to` a dtype it has already):
+        writes to either show in the other."""
+        alias = Tensor._wrap(self._data, self._dtype)
+        alias._layout = getattr(self, "_layout", None)
+        return alias
+
+    def __getitem__(self, index):
+        """`self[index]`; outside graphs the result remembers where it came from, so that
+        assigning into it writes `self[index]` too, even where it is a copy (an index list, a
+        mask), as MindSpore's CPU runtime does. An index that leaves every element in place
+        (`...`, `()`) gives this Tensor itself."""
+        if index is Ellipsis or isinstance(index, tuple) and len(index) <= 1 and \
+                all(i is Ellipsis for i in index):
+            return self
+        out = super().__getitem__(index)
+        if isinstance(out, Tensor) and out is not self and _called_by_user():
+            out._parent = (self, index)
+        return out
+
+    def _write_back(self) -> None:
+        """After an element assignment: write this Tensor back where it was read from, when it
+        is not a view whose write already landed there (then the parent's own parent may still
+        need it)."""
+        parent, index = getattr(self, "_parent", None) or (None, None)
+        if parent is None:
+            return
+        source, data = getattr(parent, "_data", None), self._data
+        if isinstance(source, np.ndarray) and isinstance(data, np.ndarray) and \
+                np.may_share_memory(source, data):
+            parent._write_back()
+        else:
+            parent[index] = self
 
     # -- the layout of MindSpore's views (primitives/strides.py) -----------------------------
     def _view_layout(self) -> tuple:
@@ -552,6 +593,38 @@ def _set_item(data: np.ndarray, *args) -> None:
         data[args[0]] = args[1]
     else:
         data.flat[args[0]] = args[1]
+
+
+def diagonal_view(source: Tensor, values: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
+    """`values`, the diagonal of `source` (offset, over axes dim1 < or > dim2, moved last), as
+    MindSpore's PyNative makes it: a view that writes and sees `source`'s elements, with that
+    view's strides and storage offset. Data that is not a writable NumPy array keeps `values`."""
+    data = source._data
+    if data.__class__ is not np.ndarray or not data.flags.writeable:
+        return values
+    view = np.diagonal(data, offset, dim1, dim2)
+    view.flags.writeable = True  # a view of writable memory: NumPy leaves it read-only
+    out = Tensor._wrap(view, source._dtype)
+    strides, start = source._view_layout()
+    kept = [s for axis, s in enumerate(strides) if axis not in (dim1, dim2)]
+    start += max(-offset, 0) * strides[dim1] + max(offset, 0) * strides[dim2]
+    layout = (tuple(kept) + (strides[dim1] + strides[dim2],), start if view.size else 0)
+    if layout != (contiguous_strides(view.shape), 0):
+        out._layout = layout
+    return out
+
+
+def _called_by_user() -> bool:
+    """Whether the caller of the caller is outside cellgraph: an index a user program reads
+    (an operation composed of others reads indices too, and its result does not write back
+    into its input)."""
+    caller = sys._getframe(2).f_globals.get("__name__", "")
+    return not (caller == "cellgraph" or caller.startswith("cellgraph."))
+
+
+def _has_data(tensor: Tensor) -> bool:
+    """Whether `tensor` holds its elements now (not a shape-only or uninitialized Tensor)."""
+    return not isinstance(tensor, (SignatureTensor, UninitializedTensor))
 
 
 def _unknown_size(dim) -> bool:
