@@ -11,7 +11,7 @@ import numpy as np
 
 from cellgraph._check_jit_forbidden_api import jit_forbidden_instances
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.core import TensorType
+from cellgraph.primitives.core import TensorType, running_eagerly
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
@@ -412,6 +412,21 @@ class Tensor(TensorMethods):
 
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
+
+    @property
+    def data(self) -> Tensor:
+        """A new Tensor over this one's elements (writes to either show in the other), as
+        MindSpore's `t.data`; in a graph being built, this Tensor itself."""
+        return self._alias() if running_eagerly() else self
+
+    @data.setter
+    def data(self, value) -> None:
+        """`t.data = v`: this Tensor holds v's elements from now on (v's shape and dtype)."""
+        if not isinstance(value, Tensor) or not _has_data(value):
+            raise DTypeError(f"Tensor.data: expected a Tensor with data, got "
+                             f"{type(value).__name__}")
+        self._data, self._dtype = value._data, value._dtype
+        self._layout = getattr(value, "_layout", None)
 
     def _alias(self) -> Tensor:
         """A new Tensor over this one's elements (MindSpore's `to` a dtype it has already):
@@ -939,7 +954,13 @@ class Parameter(Tensor):
 
     @property
     def data(self):
-        return self
+        """Outside graphs, a Tensor over the Parameter's elements (MindSpore's); in a graph
+        being built, the Parameter itself."""
+        return self._alias() if running_eagerly() else self
+
+    @data.setter
+    def data(self, value) -> None:
+        self.set_data(value)
 
     def __repr__(self) -> str:
         return f"Parameter (name={self.name}, shape={self.shape}, dtype={self._dtype}, " \

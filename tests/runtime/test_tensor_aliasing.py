@@ -131,3 +131,24 @@ def test_parameter_sources():
     p = Parameter(source)
     p[0] = 5
     np.testing.assert_array_equal(source.asnumpy(), [1, 1])
+
+
+def test_data_is_a_tensor_over_the_elements():
+    """MindSpore 2.10: `t.data` (also a Parameter's) is a new Tensor over the elements;
+    `t.data = v` gives t v's elements, shape and dtype (a Parameter's data is cast to its
+    dtype, as set_data does)."""
+    x = Tensor(np.ones(3, np.float32))
+    d = x.data
+    assert d is not x and type(d) is Tensor
+    d[0] = 5
+    np.testing.assert_array_equal(x.asnumpy(), [5, 1, 1])
+    x.data = Tensor(np.zeros(2, np.int32))
+    assert x.dtype == ms.int32 and x.shape == (2,)
+    np.testing.assert_array_equal(d.asnumpy(), [5, 1, 1])
+    w = Parameter(Tensor(np.ones(3, np.float32)), name="w")
+    wd = w.data
+    assert type(wd) is Tensor
+    wd[0] = 7
+    np.testing.assert_array_equal(w.asnumpy(), [7, 1, 1])
+    w.data = Tensor(np.zeros(2, np.float32))
+    assert w.shape == (2,) and isinstance(w, Parameter)
