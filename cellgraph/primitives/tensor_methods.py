@@ -179,7 +179,8 @@ class TensorMethods:
 
     @property
     def T(self):
-        return self.transpose()
+        """The axes reversed; a Tensor of rank 0 or 1 is itself, as MindSpore's."""
+        return self if abstract_of(self).ndim <= 1 else self.transpose()
 
     def squeeze(self, axis=None):
         return F.squeeze(self, axis)

@@ -152,3 +152,15 @@ def test_data_is_a_tensor_over_the_elements():
     np.testing.assert_array_equal(w.asnumpy(), [7, 1, 1])
     w.data = Tensor(np.zeros(2, np.float32))
     assert w.shape == (2,) and isinstance(w, Parameter)
+
+
+def test_transpose_property_of_a_vector_is_itself():
+    """MindSpore 2.10: x.T of a Tensor (or Parameter) of rank 0 or 1 is x itself; transpose()
+    and a matrix's T are new Tensors."""
+    v = Tensor(np.ones(3, np.float32))
+    w = Parameter(Tensor(np.ones(2, np.float32)), name="w")
+    s = Tensor(np.float32(2))
+    assert v.T is v and w.T is w and s.T is s
+    assert v.transpose() is not v
+    m = _x()
+    assert m.T is not m and m.T.shape == (3, 2)
