@@ -888,13 +888,14 @@ class Parameter(Tensor):
         return TensorType(self.shape if split is None else split[3], self._dtype)
 
     def value(self):
-        """The parameter's current value as a Tensor (inside a graph: the graph's value of it,
-        which sees earlier assignments)."""
+        """The parameter's current value as a new Tensor holding a copy of it, as MindSpore's
+        load gives (inside a graph: the graph's value of it, which sees earlier
+        assignments)."""
         from cellgraph.compiler.builder import current_builder
 
         if current_builder() is not None:
             return self
-        return Tensor._wrap(self._data, self._dtype)
+        return Tensor.copy(self)
 
     def register_hook(self, hook_fn):
         """Tensor.register_hook under MindSpore's parameter name for Parameters (the method is

@@ -164,3 +164,12 @@ def test_transpose_property_of_a_vector_is_itself():
     assert v.transpose() is not v
     m = _x()
     assert m.T is not m and m.T.shape == (3, 2)
+
+
+def test_parameter_value_is_a_copy():
+    """MindSpore 2.10: `w.value()` is a Tensor of the current values; writing it leaves w."""
+    w = Parameter(Tensor(np.arange(4, dtype=np.float32)), name="w")
+    current = w.value()
+    current[0] = 7
+    assert type(current) is Tensor
+    np.testing.assert_array_equal(w.asnumpy(), [0, 1, 2, 3])
