@@ -43,8 +43,9 @@ def _call_user(fn, *args):
     return fn(*args)
 
 
-def _trace(name: str, fn, avals: list, hints: list):
+def _trace(name: str, fn, avals: list, hints: list, accepts_updates: bool = False):
     builder = Builder(name, user_loc())
+    builder.accepts_updates = accepts_updates
     with builder.active():
         tracers = [builder.add_param(a, h) for a, h in zip(avals, hints)]
         return builder.finish(fn(*tracers))
@@ -71,12 +72,18 @@ class InsertGradientOf:
         forward, forward_captured = _trace("InsertGradientOf_forward", lambda v: v, [aval],
                                            ["x"])
         backward, backward_captured = _trace("InsertGradientOf_bprop", self._backward,
-                                             [aval, aval, aval], ["x", "out", "dout"])
+                                             [aval, aval, aval], ["x", "out", "dout"],
+                                             accepts_updates=True)
+        if backward.updates:  # f assigns Parameters: it runs as Python when the gradient does
+            return InsertGradientOf(self._emit_host_call)(x)
         operands = [x, *forward_captured, *forward.weights, *backward_captured,
                     *backward.weights]
         (out,) = custom_vjp_p(*operands, fwd=forward, bprop=backward, n_in=1,
                               cell="InsertGradientOf")
         return out
+
+    def _emit_host_call(self, grad):
+        return py_hook_p(grad, fn=_HostGradientFunction(self.f, user_loc()))
 
     def _backward(self, x, out, dout):
         grad = _call_user(self.f, dout)
@@ -140,6 +147,32 @@ class _HostHook:
             name = getattr(self.hook_fn, "__name__", "the hook")
             raise ShapeError(f"HookBackward: expected {name} to return a gradient of shape "
                              f"{np.shape(grad)} or None, got shape {value.shape}", self.loc)
+        return value.astype(np.asarray(grad).dtype, copy=False)
+
+
+class _HostGradientFunction:
+    """The host side of InsertGradientOf's function when it assigns Parameters (MindSpore runs
+    those assignments where the gradient reaches it): `f(gradient Tensor)` run in Python on
+    the gradient's value, its result the new gradient."""
+
+    def __init__(self, f, loc):
+        self.f, self.loc = f, loc
+
+    def __repr__(self) -> str:  # kernels are shared by params' repr: two never share one
+        return f"{getattr(self.f, '__qualname__', 'fn')}@{id(self.f):x}"
+
+    def __call__(self, grad):
+        import numpy as np
+
+        from cellgraph.runtime.tensor import Tensor
+
+        new = self.f(Tensor(np.asarray(grad)))
+        value = np.asarray(new.asnumpy() if isinstance(new, Tensor) else new)
+        if value.shape != np.shape(grad):
+            name = getattr(self.f, "__name__", "the function")
+            raise ShapeError(f"InsertGradientOf: expected {name} to return a gradient like the "
+                             f"one it was given (shape {np.shape(grad)}), got shape "
+                             f"{value.shape}", self.loc)
         return value.astype(np.asarray(grad).dtype, copy=False)
 
 

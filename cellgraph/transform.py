@@ -18,6 +18,7 @@ import weakref
 
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.pipeline import graph_name
+from cellgraph.compiler.pynative_indexing import INDEX_WRITES_BACK
 from cellgraph.compiler.pytree import Tree, count_leaves
 from cellgraph.compiler.saved_tensors import EAGER_REGIONS
 from cellgraph.compiler.scope import PACKAGE_DIRS
@@ -79,6 +80,15 @@ def graph_cache(fn, key: tuple, fallback) -> GraphCache:
         with _LOCK:
             cache = per_owner.setdefault(key, GraphCache())
     return cache
+
+
+def _is_jit(fn) -> bool:
+    """Whether `fn` is compiled as a graph wherever it runs (a `jit` function)."""
+    from cellgraph.jit_decorators import JitFunction, _BoundJit
+
+    while isinstance(fn, Transform):  # grad of grad of ...
+        fn = fn.fn
+    return isinstance(fn, (JitFunction, _BoundJit))
 
 
 def _context():
@@ -148,12 +158,15 @@ class Transform:
             return out
         loc = caller_loc()
         token = _PYTHON_CALL.set((self, loc, regions))
+        # PyNative's element writes through indexed Tensors hold in what it traces
+        indexing = INDEX_WRITES_BACK.set(not key[-1] and not _is_jit(self.fn))
         try:
             self.check_call(args)
             return run_cached(cache, self, args, _context().dump_dir(), self.__name__)
         except CellgraphError as e:
             raise e.with_loc(loc) from None
         finally:
+            INDEX_WRITES_BACK.reset(indexing)
             _PYTHON_CALL.reset(token)
 
     @staticmethod

@@ -151,7 +151,7 @@ def _check_unique_parameter_names(obj) -> None:
     for _, cell in cells:
         seen: dict = {}  # name -> id of the Parameter
         for attr, value in vars(cell).items():
-            if not isinstance(value, Parameter) or value.name is None:
+            if not isinstance(value, Parameter):
                 continue
             if seen.setdefault(value.name, id(value)) != id(value):
                 raise ValueError(f"The value of {attr} is {value!r}, its name '{value.name}' "

@@ -412,6 +412,9 @@ class Builder(Trace):
         # the hooks on saved tensors of the regions open here, innermost last
         # (compiler/saved_tensors.py): the operations recorded go through the innermost's
         self.saved_hooks: tuple = ()
+        # id(var) -> (the graph value, index) it was read from by indexing, in the graphs
+        # PyNative's gradients trace (pynative_indexing.py)
+        self.index_sources: dict[int, tuple] = {}
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager

@@ -58,6 +58,7 @@ from . import (
     member_subscript,
     print_op,
     py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
+    pynative_indexing,
     recursion,
     runtime_optional,
     scalar_bitwise,
@@ -675,6 +676,9 @@ class Interpreter:
                     self.at_node(target, lambda: effects.assign_in_graph(container, updated))
                 else:
                     self.assign(target.value, updated)
+                    if isinstance(target.value, gast.Name):  # (y[i][j] = v rebinds y itself)
+                        self.at_node(target, lambda: pynative_indexing.write_back(container,
+                                                                                  updated))
             elif isinstance(container, list) and (
                     dynamic_sequence.has_runtime_bound(index) or (isinstance(index, slice) and
                     isinstance(value, dynamic_sequence.RuntimeSequence))):
@@ -803,7 +807,9 @@ class Interpreter:
         if isinstance(index, Tracer) and choice.is_sequence(container):
             return self.at_node(node, lambda: choice.index_sequence(container, index,
                                                                      self.info.loc(node)))
-        return self.at_node(node, lambda: container[index])
+        result = self.at_node(node, lambda: container[index])
+        pynative_indexing.note_index_read(container, index, result)
+        return result
 
     def expr_Slice(self, node):
         part = lambda n: None if n is None else self.eval(n)

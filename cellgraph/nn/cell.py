@@ -39,7 +39,13 @@ from cellgraph.primitives.errors import (
     ShapeError,
 )
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached, tensor_leaves
-from cellgraph.runtime.tensor import Parameter, ParameterTuple, SignatureTensor, Tensor
+from cellgraph.runtime.tensor import (
+    Parameter,
+    ParameterTuple,
+    SignatureTensor,
+    Tensor,
+    is_generated_name,
+)
 
 from . import hooks
 from .cell_primitives import CellPrimitives
@@ -245,14 +251,12 @@ class Cell(CellState, CellPrimitives):
             if slots is None:
                 slots = self.__dict__["_attribute_kinds"] = {}
             slots[name] = kind
-        if isinstance(value, Parameter) and value.name in (None, "Parameter"):
+        if isinstance(value, Parameter) and is_generated_name(value.name):
             value.name = name
-        elif _parameter_sequence(value):
-            for i, param in enumerate(value):  # each keeps its own name, as in MindSpore
-                if param.name in (None, "Parameter"):
-                    param.name = f"{name}.{i}"
+        elif _parameter_sequence(value):  # each keeps its own name, as in MindSpore
             self._check_sequence_parameter_names(value)
         elif isinstance(value, ParameterTuple):
+            self._name_tuple_parameters(value)
             keys = self.__dict__.setdefault("_tuple_parameter_keys", {})
             keys[name] = [param.name for param in value]
         elif isinstance(value, Cell) and self._auto_prefix:
@@ -315,6 +319,15 @@ class Cell(CellState, CellPrimitives):
                 f"The '{cls}' object has no attribute '_cells': {cls}.__init__ assigns "
                 f"'{name}' (a {type(value).__name__}) before calling super().__init__()")
         object.__setattr__(self, name, value)
+
+    def _name_tuple_parameters(self, value) -> None:
+        """A ParameterTuple's Parameters made without a name are named `Parameter$N`, N
+        counting from 1 in each Cell, as MindSpore's Cell names them."""
+        for param in dict.fromkeys(value):  # each Parameter object once
+            if is_generated_name(param.name):
+                count = self.__dict__.get("_tuple_parameter_count", 1)
+                param.name = f"Parameter${count}"
+                self.__dict__["_tuple_parameter_count"] = count + 1
 
     def _check_sequence_parameter_names(self, value) -> None:
         """The Parameters of the Cell's tuple and list attributes have distinct names (each

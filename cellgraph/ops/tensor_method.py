@@ -115,19 +115,19 @@ class TensorExtras:
 
     # -- dtype conversions --------------------------------------------------------------------
     def to(self, dtype):
-        return F.cast(self, dtype)
+        return self._to(dtype)
 
     def long(self):
-        return F.cast(self, dt.int64)
+        return self._to(dt.int64)
 
     def double(self):
-        return F.cast(self, dt.float64)
+        return self._to(dt.float64)
 
     def bool(self):
-        return F.cast(self, dt.bool_)
+        return self._to(dt.bool_)
 
     def short(self):
-        return F.cast(self, dt.int16)
+        return self._to(dt.int16)
 
     def type_as(self, other):
         return F.cast(self, other.dtype)

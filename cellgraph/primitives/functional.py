@@ -177,8 +177,8 @@ def reshape(input, shape):
             raise ShapeError(f"Reshape: cannot reshape a tensor of shape {abstract_of(x).shape} "
                              f"into {shape}")
         shape = tuple(size // known if s == -1 else s for s in shape)
-    if shape == abstract_of(x).shape:
-        return x
+    if shape == abstract_of(x).shape and not hasattr(x, "_alias"):
+        return x  # in a graph, the value itself; outside, a new Tensor over the elements
     return A.reshape(x, shape=shape)
 
 

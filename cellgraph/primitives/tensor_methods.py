@@ -179,7 +179,8 @@ class TensorMethods:
 
     @property
     def T(self):
-        return self.transpose()
+        """The axes reversed; a Tensor of rank 0 or 1 is itself, as MindSpore's."""
+        return self if abstract_of(self).ndim <= 1 else self.transpose()
 
     def squeeze(self, axis=None):
         return F.squeeze(self, axis)
@@ -193,11 +194,16 @@ class TensorMethods:
     def astype(self, dtype, copy=True):
         """This tensor in `dtype`: a new tensor, or with copy=False itself when it has that
         dtype already."""
-        if abstract_of(self).dtype == dt.as_dtype(dtype):
-            if not copy:
-                return self
-            if hasattr(self, "_data"):  # an eager Tensor: a copy, as MindSpore gives
-                return self.copy()
+        if not copy and abstract_of(self).dtype == dt.as_dtype(dtype):
+            return self
+        return self._to(dtype)
+
+    def _to(self, dtype):
+        """MindSpore's `to(dtype)`: this tensor cast to `dtype`; one that has the dtype already
+        is, outside graphs, a new Tensor over the same elements (writes to one show in the
+        other), in a graph the value itself."""
+        if abstract_of(self).dtype == dt.as_dtype(dtype) and hasattr(self, "_alias"):
+            return self._alias()
         return F.cast(self, dtype)
 
     def broadcast_to(self, shape):
@@ -245,13 +251,13 @@ class TensorMethods:
         return F.transpose(self, tuple(perm))
 
     def float(self):
-        return F.cast(self, "float32")
+        return self._to("float32")
 
     def half(self):
-        return F.cast(self, "float16")
+        return self._to("float16")
 
     def int(self):
-        return F.cast(self, "int32")
+        return self._to("int32")
 
     def numel(self) -> int:
         return self.aval.size

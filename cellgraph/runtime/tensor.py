@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import numbers
 import sys
 import weakref
@@ -10,7 +11,7 @@ import numpy as np
 
 from cellgraph._check_jit_forbidden_api import jit_forbidden_instances
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.core import TensorType
+from cellgraph.primitives.core import TensorType, running_eagerly
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
@@ -134,7 +135,9 @@ class Tensor(TensorMethods):
 
     # _layout: (strides, offset) of the view MindSpore's PyNative would make this Tensor as
     # (primitives/strides.py); unset or None: a fresh, contiguous Tensor
-    __slots__ = ("__weakref__", "_data", "_dtype", "_layout")
+    # _parent: (Tensor, index) for a Tensor that `parent[index]` gave outside graphs; writing
+    # an element of it writes it back there, as MindSpore's CPU runtime does
+    __slots__ = ("__weakref__", "_data", "_dtype", "_layout", "_parent")
     _is_tensor_class = True
 
     def __getattr__(self, name: str):
@@ -182,10 +185,14 @@ class Tensor(TensorMethods):
             input_data = np.zeros(shape, (dt.as_dtype(dtype) if dtype else dt.float32).np)
         if isinstance(input_data, Tensor):
             if (dtype is None or dt.as_dtype(dtype) == input_data.dtype) and \
-                    not isinstance(self, Parameter):
-                # the same elements in the same dtype: MindSpore's view of them, layout and
-                # all (a Parameter holds its own)
+                    not isinstance(self, Parameter) and _has_data(input_data):
+                # the same elements in the same dtype: MindSpore's Tensor over the same
+                # memory, layout and all, so writes to one show in the other (a Parameter
+                # holds its own copy)
+                _check_tensor_dtype(dtype)
+                self._data, self._dtype = input_data._data, input_data.dtype
                 self._layout = getattr(input_data, "_layout", None)
+                return
             input_data = input_data.asnumpy()
         if input_data is None:
             raise DTypeError("Tensor: expected data (a list, NumPy array or number), got None")
@@ -380,10 +387,11 @@ class Tensor(TensorMethods):
         data = self._data
         if data.__class__ is np.ndarray and data.flags.writeable:
             data[index] = value
-            return
-        host = self.asnumpy().copy()
-        host[index] = value
-        self._data = get_backend().from_host(host)
+        else:
+            host = self.asnumpy().copy()
+            host[index] = value
+            self._data = get_backend().from_host(host)
+        self._write_back()
 
     def __repr__(self) -> str:
         made = _NUMPY_STYLE.get(id(self))
@@ -404,6 +412,55 @@ class Tensor(TensorMethods):
 
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
+
+    @property
+    def data(self) -> Tensor:
+        """A new Tensor over this one's elements (writes to either show in the other), as
+        MindSpore's `t.data`; in a graph being built, this Tensor itself."""
+        return self._alias() if running_eagerly() else self
+
+    @data.setter
+    def data(self, value) -> None:
+        """`t.data = v`: this Tensor holds v's elements from now on (v's shape and dtype)."""
+        if not isinstance(value, Tensor) or not _has_data(value):
+            raise DTypeError(f"Tensor.data: expected a Tensor with data, got "
+                             f"{type(value).__name__}")
+        self._data, self._dtype = value._data, value._dtype
+        self._layout = getattr(value, "_layout", None)
+
+    def _alias(self) -> Tensor:
+        """A new Tensor over this one's elements (MindSpore's `to` a dtype it has already):
+        writes to either show in the other."""
+        alias = Tensor._wrap(self._data, self._dtype)
+        alias._layout = getattr(self, "_layout", None)
+        return alias
+
+    def __getitem__(self, index):
+        """`self[index]`; outside graphs the result remembers where it came from, so that
+        assigning into it writes `self[index]` too, even where it is a copy (an index list, a
+        mask), as MindSpore's CPU runtime does. An index that leaves every element in place
+        (`...`, `()`) gives this Tensor itself."""
+        if index is Ellipsis or isinstance(index, tuple) and len(index) <= 1 and \
+                all(i is Ellipsis for i in index):
+            return self
+        out = super().__getitem__(index)
+        if isinstance(out, Tensor) and out is not self and _called_by_user():
+            out._parent = (self, index)
+        return out
+
+    def _write_back(self) -> None:
+        """After an element assignment: write this Tensor back where it was read from, when it
+        is not a view whose write already landed there (then the parent's own parent may still
+        need it)."""
+        parent, index = getattr(self, "_parent", None) or (None, None)
+        if parent is None:
+            return
+        source, data = getattr(parent, "_data", None), self._data
+        if isinstance(source, np.ndarray) and isinstance(data, np.ndarray) and \
+                np.may_share_memory(source, data):
+            parent._write_back()
+        else:
+            parent[index] = self
 
     # -- the layout of MindSpore's views (primitives/strides.py) -----------------------------
     def _view_layout(self) -> tuple:
@@ -553,6 +610,38 @@ def _set_item(data: np.ndarray, *args) -> None:
         data.flat[args[0]] = args[1]
 
 
+def diagonal_view(source: Tensor, values: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
+    """`values`, the diagonal of `source` (offset, over axes dim1 < or > dim2, moved last), as
+    MindSpore's PyNative makes it: a view that writes and sees `source`'s elements, with that
+    view's strides and storage offset. Data that is not a writable NumPy array keeps `values`."""
+    data = source._data
+    if data.__class__ is not np.ndarray or not data.flags.writeable:
+        return values
+    view = np.diagonal(data, offset, dim1, dim2)
+    view.flags.writeable = True  # a view of writable memory: NumPy leaves it read-only
+    out = Tensor._wrap(view, source._dtype)
+    strides, start = source._view_layout()
+    kept = [s for axis, s in enumerate(strides) if axis not in (dim1, dim2)]
+    start += max(-offset, 0) * strides[dim1] + max(offset, 0) * strides[dim2]
+    layout = (tuple(kept) + (strides[dim1] + strides[dim2],), start if view.size else 0)
+    if layout != (contiguous_strides(view.shape), 0):
+        out._layout = layout
+    return out
+
+
+def _called_by_user() -> bool:
+    """Whether the caller of the caller is outside cellgraph: an index a user program reads
+    (an operation composed of others reads indices too, and its result does not write back
+    into its input)."""
+    caller = sys._getframe(2).f_globals.get("__name__", "")
+    return not (caller == "cellgraph" or caller.startswith("cellgraph."))
+
+
+def _has_data(tensor: Tensor) -> bool:
+    """Whether `tensor` holds its elements now (not a shape-only or uninitialized Tensor)."""
+    return not isinstance(tensor, (SignatureTensor, UninitializedTensor))
+
+
 def _unknown_size(dim) -> bool:
     """Whether a dimension of Tensor(shape=...) is an unknown size: None, -1 or a Symbol."""
     return dim is None or getattr(dim, "_is_shape_symbol", False) or \
@@ -686,6 +775,16 @@ def _host_index(index):
     return index.asnumpy() if isinstance(index, Tensor) else index
 
 
+GENERATED_NAME_PREFIX = "Parameter#"  # a Parameter made without a name is named by a count
+_GENERATED_NAME_IDS = itertools.count()
+_NAME_MAX_LEN = 1024
+
+
+def is_generated_name(name) -> bool:
+    """Whether `name` is one a Parameter made without a name got (a Cell renames those)."""
+    return isinstance(name, str) and name.startswith(GENERATED_NAME_PREFIX)
+
+
 @jit_forbidden_instances  # a graph refuses to create one (MindSpore's ValueError)
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
@@ -694,11 +793,11 @@ class Parameter(Tensor):
 
     __slots__ = (
         "_layerwise_parallel",
+        "_name",
         "_parallel_optimizer",
         "_requires_grad",
         "_split",
         "_version",
-        "name",
     )
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
@@ -710,9 +809,6 @@ class Parameter(Tensor):
             raise DTypeError(f"The type of the argument 'default_input' must be in ['Tensor', "
                              f"'int', 'float', 'numpy.ndarray', 'list']. But got type "
                              f"{type(data)}.")
-        if name is not None and not isinstance(name, str):
-            raise ArgumentValueError(f"The type of the Parameter's name should be 'string' or "
-                                     f"'None', but got {type(name)}.")
         if isinstance(data, int):  # as MindSpore: a Python int is int32, a float float32
             data = np.asarray(data, np.int32)
         elif isinstance(data, numbers.Number):
@@ -727,6 +823,26 @@ class Parameter(Tensor):
         # (layout, device matrix, groups, whole shape) once each rank holds a slice (operator
         # sharding: runtime/sharded_parameters.py)
         self._split = None
+
+    @property
+    def name(self) -> str:
+        """The Parameter's name: the one given (stripped of surrounding blanks), or, where none
+        was (None or blank), a generated `Parameter#N` that a Cell replaces by the attribute's
+        name when the Parameter is set on it (MindSpore's naming)."""
+        return self._name
+
+    @name.setter
+    def name(self, name) -> None:
+        if name is not None and not isinstance(name, str):
+            raise ArgumentValueError(f"The type of the Parameter's name should be 'string' or "
+                                     f"'None', but got {type(name)}.")
+        name = name.strip() if name is not None else ""
+        if not name:
+            name = f"{GENERATED_NAME_PREFIX}{next(_GENERATED_NAME_IDS)}"
+        elif len(name) > _NAME_MAX_LEN:
+            raise ArgumentValueError(f"The length of the '{name}' name should be less than "
+                                     f"{_NAME_MAX_LEN}.")
+        self._name = name
 
     @property
     def requires_grad(self) -> bool:
@@ -772,13 +888,14 @@ class Parameter(Tensor):
         return TensorType(self.shape if split is None else split[3], self._dtype)
 
     def value(self):
-        """The parameter's current value as a Tensor (inside a graph: the graph's value of it,
-        which sees earlier assignments)."""
+        """The parameter's current value as a new Tensor holding a copy of it, as MindSpore's
+        load gives (inside a graph: the graph's value of it, which sees earlier
+        assignments)."""
         from cellgraph.compiler.builder import current_builder
 
         if current_builder() is not None:
             return self
-        return Tensor._wrap(self._data, self._dtype)
+        return Tensor.copy(self)
 
     def register_hook(self, hook_fn):
         """Tensor.register_hook under MindSpore's parameter name for Parameters (the method is
@@ -838,7 +955,13 @@ class Parameter(Tensor):
 
     @property
     def data(self):
-        return self
+        """Outside graphs, a Tensor over the Parameter's elements (MindSpore's); in a graph
+        being built, the Parameter itself."""
+        return self._alias() if running_eagerly() else self
+
+    @data.setter
+    def data(self, value) -> None:
+        self.set_data(value)
 
     def __repr__(self) -> str:
         return f"Parameter (name={self.name}, shape={self.shape}, dtype={self._dtype}, " \
@@ -866,7 +989,7 @@ class ParameterTuple(tuple):
         for p in items:
             if not isinstance(p, Parameter):
                 raise DTypeError(f"ParameterTuple: expected Parameters, got {type(p).__name__}")
-            if p.name is not None and names.setdefault(p.name, id(p)) != id(p):
+            if names.setdefault(p.name, id(p)) != id(p):
                 raise ArgumentValueError(f"The value {p!r} , its name '{p.name}' already "
                                          f"exists. Please set a unique name for the parameter.")
         return super().__new__(cls, items)

@@ -209,3 +209,28 @@ def test_insert_gradient_of_passes_python_numbers_through():
     assert _cg.jit(lambda x, y: f(x, y))(3, 2) == 6
     gx, gy = _cg.jit(lambda x, y: grad_all(f)(x, y))(_cg.Tensor(1.0), _cg.Tensor(2.0))
     assert float(gx.asnumpy()) == 0.0 and float(gy.asnumpy()) == 1.0
+
+
+@pytest.mark.parametrize("mode", [cellgraph.GRAPH_MODE, cellgraph.PYNATIVE_MODE])
+def test_insert_gradient_of_with_a_function_that_assigns_a_parameter(mode):
+    """MindSpore 2.10: the assignment runs where the gradient reaches the function, once per
+    backward pass, and the function's result is the gradient passed on."""
+    cellgraph.set_context(mode=mode)
+    total = Parameter(Tensor(np.zeros(2, np.float32)), name="total")
+
+    def accumulate(g):
+        ops.assign(total, total + g)
+        return g * 2
+
+    hooked = ops.InsertGradientOf(accumulate)
+
+    def loss(x):
+        y = hooked(x * 3)
+        return (y * y).sum()
+
+    try:
+        for step in (1, 2):
+            np.testing.assert_allclose(ops.grad(loss)(f32(1.0, 2.0)).asnumpy(), [36.0, 72.0])
+            np.testing.assert_allclose(total.asnumpy(), [6.0 * step, 12.0 * step])
+    finally:
+        cellgraph.set_context(mode=cellgraph.GRAPH_MODE)

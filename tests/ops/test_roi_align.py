@@ -54,5 +54,54 @@ def test_gradient_is_the_pullback():
                       .asnumpy() * dy).sum())
 
     np.testing.assert_allclose(grad[probe], (loss(up) - loss(down)) / (2 * step), rtol=1e-4)
-    with pytest.raises(ValueError, match="sample_num"):
-        ops.ROIAlign(2, 2, 0.5, 0)(Tensor(X), Tensor(ROIS))
+
+
+# MindSpore 2.10's ROIAlign(2, 2, 0.5, -1) of X, ROIS: per roi and axis floor(size / pooled)
+# points (1 to 3 here); the second roi's last bins have none along x
+ADAPTIVE = [1.5434, 0.30382, 0.53675, 0.09722, 5.1434, 0.90382, 1.13675, 0.19722, 8.6125,
+            5.90972, 9.8125, 6.70972, 12.2125, 8.30972, 13.4125, 9.10972, 2.66226, 0.0, 0.0,
+            0.0, 6.26226, 0.0, 0.0, 0.0]
+# its ROIAlignGrad(2, 2, 0.5, -1) for dy = linspace(-1, 1, 24): the sum, and image 1 channel 0
+ADAPTIVE_GRAD_SUM = -1.07488
+ADAPTIVE_GRAD = [0.0] * 7 + [
+    -0.02431, -0.02325, -0.02325, -0.01812, -0.0234, 0.0, -0.04861, -0.0465, -0.0465, -0.03623,
+    -0.0468, 0.0, -0.03472, -0.03321, -0.03321, -0.02295, -0.02808, 0.0, -0.02083, -0.01993,
+    -0.01993, -0.00966, -0.00936, 0.0, -0.01042, -0.00996, -0.00996, -0.00483, -0.00468]
+
+
+@pytest.mark.parametrize("sample_num", [-1, 0])
+def test_adaptive_sample_num_as_mindspore(sample_num):
+    out = ops.ROIAlign(2, 2, 0.5, sample_num)(Tensor(X), Tensor(ROIS))
+    np.testing.assert_allclose(out.asnumpy().ravel(), ADAPTIVE, atol=2e-5)
+
+    @cg.jit
+    def compiled(x, rois):
+        return ops.ROIAlign(2, 2, 0.5, sample_num)(x, rois)
+
+    np.testing.assert_allclose(compiled(Tensor(X), Tensor(ROIS)).asnumpy().ravel(), ADAPTIVE,
+                               atol=2e-5)
+    dy = np.linspace(-1, 1, 24, dtype=np.float32).reshape(3, 2, 2, 2)
+    grad = G.ROIAlignGrad(2, 2, 0.5, sample_num)(Tensor(dy), Tensor(ROIS), (2, 2, 6, 6))
+    np.testing.assert_allclose(grad.asnumpy().sum(), ADAPTIVE_GRAD_SUM, atol=2e-5)
+    np.testing.assert_allclose(grad.asnumpy()[1, 0].ravel(), ADAPTIVE_GRAD, atol=2e-5)
+    through_grad = ops.grad(lambda x: (ops.ROIAlign(2, 2, 0.5, sample_num)(
+        x, Tensor(ROIS)) * Tensor(dy)).sum())(Tensor(X))
+    np.testing.assert_allclose(through_grad.asnumpy(), grad.asnumpy(), atol=1e-6)
+
+
+def test_adaptive_bins_without_points_are_nan():
+    """MindSpore 2.10: a roi smaller than its pooled size takes no point in a bin: 0 / 0."""
+    x = np.random.RandomState(0).rand(1, 2, 6, 7).astype(np.float32)
+    rois = np.array([[0, 0.3, 0.7, 5.1, 4.2], [0, 1.5, 0.2, 3.3, 5.9]], np.float32)
+    with np.errstate(invalid="ignore"):
+        out = ops.ROIAlign(3, 2, 0.5, -1, 1)(Tensor(x), Tensor(rois)).asnumpy()
+        tall = ops.ROIAlign(3, 2, 1.0, -1, 0)(Tensor(x), Tensor(rois)).asnumpy()
+    assert np.isnan(out).all()
+    assert not np.isnan(tall[0]).any() and np.isnan(tall[1]).all()  # the second: 1.8 wide
+    np.testing.assert_allclose(tall[0, 0].ravel(), [0.52126, 0.68437, 0.32357, 0.60104,
+                                                    0.46028, 0.49498], atol=2e-5)
+
+
+def test_sample_num_must_be_an_int():
+    with pytest.raises(TypeError, match="sample_num"):
+        ops.ROIAlign(2, 2, 0.5, 1.5)(Tensor(X), Tensor(ROIS))

@@ -11,6 +11,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of, is_value, running_eagerly, value_input
 from cellgraph.primitives.errors import DTypeError
+from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["deepcopy", "dyn_shape", "is_nonzero", "is_tensor", "rank", "size"]
 
@@ -80,7 +81,10 @@ def known(value, what: str, op: str):
 
 
 def identity(x):
-    """The x, unchanged (`ops.identity`, `ops.Identity()`)."""
+    """The x, unchanged (`ops.identity`, `ops.Identity()`): in a graph the value itself,
+    outside graphs a new Tensor holding a copy of its elements, as MindSpore's kernel gives."""
+    if running_eagerly() and isinstance(x, Tensor):
+        return Tensor.copy(x)
     return x
 
 

@@ -12,8 +12,9 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
-from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.runtime.tensor import Tensor, diagonal_view
 
 __all__ = ["diag", "diagonal", "matrix_band_part", "matrix_diag", "matrix_diag_part",
            "matrix_set_diag", "tril", "triu"]
@@ -103,7 +104,10 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     start_row, start_col = max(-int(offset), 0), max(int(offset), 0)
     length = max(min(rows - start_row, cols - start_col), 0)
     steps = np.arange(length)
-    return moved[..., steps + start_row, steps + start_col]
+    out = moved[..., steps + start_row, steps + start_col]
+    if running_eagerly() and isinstance(input, Tensor):  # MindSpore's view, outside graphs
+        return diagonal_view(input, out, int(offset), dim1, dim2)
+    return out
 
 
 def _place(values, table: np.ndarray, out_shape: tuple):

@@ -14,7 +14,7 @@ from cellgraph.primitives import dynamic_ops as D
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.sort_ops import take_along_axis
 from cellgraph.runtime.tensor import Tensor
@@ -415,14 +415,25 @@ def grid_sampler_impl(input, grid, interpolation_mode="bilinear", padding_mode="
 _ROI_EPS = 0.00007  # MindSpore's kernel's epsilon for the batch index and the low corner
 
 
-def _roi_axis(start, bin_size, pooled: int, grid: int, length: int):
+def _roi_axis(start, bin_size, pooled: int, grid: int, length: int, counts=None):
     """Along one axis, for each roi (R,) and each bin and sample point: the low and high
     neighbours (int32, (R, pooled * grid)), their weights and whether the point is inside
-    [-1, length] (MindSpore's bilinear_interpolate)."""
-    steps = np.array([p + (i + 0.5) / grid for p in range(pooled) for i in range(grid)],
-                     abstract_of(start).dtype.np)
-    point = F.add(F.expand_dims(start, 1), F.mul(F.expand_dims(bin_size, 1), Tensor(steps)))
+    [-1, length] (MindSpore's bilinear_interpolate). With `counts` (R,), each roi's own number
+    of sample points per bin (at most `grid`): the points past its count weigh nothing."""
+    dtype = abstract_of(start).dtype
+    if counts is None:
+        steps = Tensor(np.array([p + (i + 0.5) / grid for p in range(pooled)
+                                 for i in range(grid)], dtype.np))
+    else:  # bin p's point i of n at p + (i + 0.5) / n
+        bins = np.repeat(np.arange(pooled), grid).astype(dtype.np)
+        points = np.tile(np.arange(grid) + 0.5, pooled).astype(dtype.np)
+        per_roi = F.expand_dims(F.maximum(counts, 1.0), 1)
+        steps = F.add(Tensor(bins), F.div(Tensor(points), per_roi))
+    point = F.add(F.expand_dims(start, 1), F.mul(F.expand_dims(bin_size, 1), steps))
     inside = F.logical_and(F.greater_equal(point, -1.0), F.less_equal(point, float(length)))
+    if counts is not None:
+        taken = Tensor(np.tile(np.arange(grid), pooled).astype(dtype.np))
+        inside = F.logical_and(inside, F.less(taken, F.expand_dims(counts, 1)))
     point = F.maximum(point, 0.0)
     low = F.select(F.less_equal(point, _ROI_EPS), F.zeros_like(point), F.floor(point))
     at_edge = F.greater_equal(low, float(length - 1))
@@ -441,18 +452,19 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
     `spatial_scale`, split into pooled_height x pooled_width bins, each the mean of
     sample_num x sample_num bilinear samples of its image's channels (0 outside [-1, size]);
     x2, y2 are exclusive with `roi_end_mode` 1, and a roi smaller than a pixel is widened to
-    one with mode 0; a roi whose x1 and x2 are both 0 gives zeros. (R, C, pooled_height,
-    pooled_width), as its CPU kernel computes it."""
+    one with mode 0; a roi whose x1 and x2 are both 0 gives zeros. A `sample_num` of 0 or less
+    takes, per roi and axis, floor(roi size / pooled size) points (none: the bin is 0/0, NaN,
+    as MindSpore's kernel gives). (R, C, pooled_height, pooled_width), as its CPU kernel
+    computes it."""
     op = "ROIAlign"
     _, c, height, width = abstract_of(features).shape
     r, cols = abstract_of(rois).shape
     if cols not in (4, 5):
         raise ShapeError(f"For '{op}', 'rois' must have shape (R, 5) or (R, 4), but got "
                          f"{(r, cols)}.")
-    if isinstance(sample_num, bool) or not isinstance(sample_num, int) or sample_num <= 0:
-        raise ArgumentValueError(f"For '{op}', cellgraph needs a positive 'sample_num' (the "
-                                 f"number of sample points must be known when the graph is "
-                                 f"built), but got {sample_num!r}.")
+    if isinstance(sample_num, bool) or not isinstance(sample_num, int):
+        raise DTypeError(f"For '{op}', 'sample_num' must be an int, but got "
+                         f"{type(sample_num).__name__}.")
     dtype = abstract_of(features).dtype
     boxes = F.cast(rois, dtype)
     if cols == 5:
@@ -465,14 +477,20 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
     size_h = F.sub(F.mul(F.add(boxes[:, 3], float(roi_end_mode)), spatial_scale), start_h)
     if roi_end_mode == 0:
         size_w, size_h = F.maximum(size_w, 1.0), F.maximum(size_h, 1.0)
-    grid = sample_num
-    y_low, y_high, wy_low, wy_high = _roi_axis(start_h, F.div(size_h, float(pooled_height)),
-                                               pooled_height, grid, height)
-    x_low, x_high, wx_low, wx_high = _roi_axis(start_w, F.div(size_w, float(pooled_width)),
-                                               pooled_width, grid, width)
+    bin_h, bin_w = F.div(size_h, float(pooled_height)), F.div(size_w, float(pooled_width))
+    counts_h = counts_w = None
+    grid_h = grid_w = sample_num
+    if sample_num <= 0:  # adaptive: the number of points follows each roi's size
+        counts_h, counts_w = F.floor(bin_h), F.floor(bin_w)
+        grid_h, grid_w = _most_points(op, rois, spatial_scale, roi_end_mode, pooled_height,
+                                      pooled_width, dtype)
+    y_low, y_high, wy_low, wy_high = _roi_axis(start_h, bin_h, pooled_height, grid_h, height,
+                                               counts_h)
+    x_low, x_high, wx_low, wx_high = _roi_axis(start_w, bin_w, pooled_width, grid_w, width,
+                                               counts_w)
     images = F.gather(features, batch, 0)  # (R, C, H, W)
-    rows_shape = (r, c, pooled_height * grid, width)
-    cols_shape = (r, c, pooled_height * grid, pooled_width * grid)
+    rows_shape = (r, c, pooled_height * grid_h, width)
+    cols_shape = (r, c, pooled_height * grid_h, pooled_width * grid_w)
 
     def rows(index):
         return take_along_axis(images, F.broadcast_to(
@@ -489,11 +507,39 @@ def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample
             weight = F.mul(F.reshape(y_weight, (r, 1, -1, 1)), F.reshape(x_weight, (r, 1, 1, -1)))
             term = F.mul(cols(block, x_index), weight)
             total = term if total is None else F.add(total, term)
-    bins = F.reshape(total, (r, c, pooled_height, grid, pooled_width, grid))
-    out = F.div(F.reduce_sum(bins, (3, 5)), float(grid * grid))
+    bins = F.reshape(total, (r, c, pooled_height, grid_h, pooled_width, grid_w))
+    if counts_h is None:
+        count = float(grid_h * grid_w)
+    else:  # with no point in a bin, 0 / 0
+        count = F.reshape(F.mul(counts_h, counts_w), (r, 1, 1, 1))
+    out = F.div(F.reduce_sum(bins, (3, 5)), count)
     empty = F.logical_and(F.less(F.abs(boxes[:, 0]), 0.001), F.less(F.abs(boxes[:, 2]), 0.001))
     return F.select(F.broadcast_to(F.reshape(empty, (r, 1, 1, 1)), tuple(abstract_of(out).shape)),
                     F.zeros_like(out), out)
+
+
+def _most_points(op: str, rois, spatial_scale, roi_end_mode, pooled_height: int,
+                 pooled_width: int, dtype) -> tuple:
+    """The most sample points per bin any roi takes along each axis with an adaptive
+    sample_num (at least 1): they size the sampling grid, so the values of `rois` must be
+    known when the graph is built (eager, a constant, or a graph input it is specialised
+    on)."""
+    boxes = np.asarray(value_input(rois, op, "rois"), dtype.np)
+    boxes = boxes[:, 1:] if boxes.shape[1] == 5 else boxes
+    scale, end = dtype.np.type(spatial_scale), dtype.np.type(roi_end_mode)
+    with np.errstate(all="ignore"):  # the kernel's arithmetic, in the features' dtype
+        size_w = (boxes[:, 2] + end) * scale - boxes[:, 0] * scale
+        size_h = (boxes[:, 3] + end) * scale - boxes[:, 1] * scale
+        if roi_end_mode == 0:
+            size_w, size_h = np.maximum(size_w, 1), np.maximum(size_h, 1)
+        grid_h = np.floor(size_h / dtype.np.type(pooled_height))
+        grid_w = np.floor(size_w / dtype.np.type(pooled_width))
+    most = [int(np.nanmax(g, initial=1)) if np.isfinite(g).all() else None
+            for g in (grid_h, grid_w)]
+    if None in most:
+        raise ArgumentValueError(f"For '{op}', with an adaptive 'sample_num' every roi must "
+                                 f"have a finite size, but 'rois' holds inf or NaN.")
+    return max(most[0], 1), max(most[1], 1)
 
 
 def roi_align_grad(dy, rois, xdiff_shape, pooled_height, pooled_width, spatial_scale,
