@@ -258,9 +258,15 @@ def _expand_dims_at(x, axis, rank: int):
 
 
 def squeeze(input, axis=None):
+    """`input` without its size-1 axes, or those of `axis`; an axis of `axis` whose size is
+    not 1 stays (MindSpore 2.10, as PyTorch)."""
     if axis is None or axis == ():
         return A.squeeze(input, axis=())
-    return A.squeeze(input, axis=normalize_axes(axis, abstract_of(input).ndim))
+    shape = abstract_of(input).shape
+    axes = tuple(a for a in normalize_axes(axis, len(shape)) if shape[a] in (1, None))
+    if axes or None in shape:
+        return A.squeeze(input, axis=axes) if axes else input
+    return A.reshape(input, shape=shape)  # a new tensor (a view) of the same shape
 
 
 def cast(input, dtype):

@@ -136,6 +136,21 @@ def test_shape_functions_match_numpy(data):
     assert mnp.size(ta) == 6 and mnp.shape(ta) == (2, 3) and mnp.ndim(ta) == 2
 
 
+def test_split_and_where_give_mindspores_containers_and_dtypes():
+    # MindSpore 2.10: pieces cut at indices come as a list, n sections as a tuple; where of two
+    # Python ints is int32 (mindspore.numpy's int), of a float and an int float32
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert type(mnp.split(x, 3, axis=1)) is tuple and type(mnp.split(x, [1], axis=1)) is list
+    assert type(mnp.array_split(x, 2, axis=1)) is tuple
+    assert type(mnp.array_split(x, [1], axis=1)) is list
+    assert [p.shape for p in mnp.split(x, [1], axis=1)] == [(2, 1), (2, 2)]
+    picked = mnp.where(x > 2, 1, 0)
+    assert picked.dtype == cellgraph.int32
+    np.testing.assert_array_equal(picked.asnumpy(), [[0, 0, 0], [1, 1, 1]])
+    assert mnp.where(x > 2, 1.5, 0).dtype == cellgraph.float32
+    assert mnp.where(x > 2, x, 0).dtype == cellgraph.float32
+
+
 # ----- inside construct, and gradients ---------------------------------------------------------
 
 class Model(nn.Cell):
