@@ -135,7 +135,9 @@ def matmul(x1, x2, dtype=None):
     if not a.shape or not b.shape:
         raise _error(ShapeError, "matmul", f"operands must have rank >= 1, got shapes "
                      f"{fmt_shape(a.shape)} and {fmt_shape(b.shape)}; use multiply for scalars")
-    _check_inner(a.shape[-1], b.shape[-2] if len(b.shape) > 1 else b.shape[0], a, b, "matmul")
+    # MindSpore's matmul raises RuntimeError for it (MatMulExt), its dot ValueError
+    _check_inner(a.shape[-1], b.shape[-2] if len(b.shape) > 1 else b.shape[0], a, b, "matmul",
+                 ShapeRunError)
     return _cast(F.matmul(a, b), dtype)
 
 
