@@ -49,3 +49,17 @@ def test_values_are_computed_in_the_result_dtype():
     np.testing.assert_allclose((XH / S).asnumpy(), np.array([[0.2, -0.6, 0.8]], np.float16),
                                rtol=1e-3)
     np.testing.assert_array_equal((XH // S).asnumpy(), np.array([[0.0, -1.0, 0.0]], np.float32))
+
+
+def test_real_div_promotes_as_add_does():
+    # MindSpore 2.10: ops.RealDiv (loss-scale code's division of float16 gradients by a float32
+    # scale) gives float32 where Div gives float16; integers give their quotient rounded
+    # towards zero, in the promoted integer dtype
+    real_div = ops.RealDiv()
+    assert [str(real_div(a, b).dtype) for a, b in PAIRS] == [
+        "Float32", "Float32", "Int64", "Int64", "Int64", "Float32", "Float16"]
+    quotient = real_div(Tensor(np.array([[1, -7, 3]], np.int32)), Tensor(2))
+    np.testing.assert_array_equal(quotient.asnumpy(), [[0, -3, 1]])
+    assert str(ms.jit(lambda a, b: ops.RealDiv()(a, b))(XH, S).dtype) == "Float32"
+    np.testing.assert_allclose(real_div(XH, S).asnumpy(), [[0.2, -0.6, 0.8]], rtol=1e-3)
+    assert issubclass(ops.RealDiv, ops.Div)
