@@ -78,7 +78,25 @@ multiply, divide = _binary(F.mul, "multiply"), _binary(F.div, "divide")
 true_divide, power = divide, _binary(F.pow, "power")
 
 
-maximum, minimum = _binary(F.maximum, "maximum"), _binary(F.minimum, "minimum")
+def _extremum(binary, name: str):
+    """maximum/minimum: with one operand a scalar (a Python number or a 0-d array) and no
+    `dtype`, the result takes the other operand's dtype, as mindspore.numpy's does
+    (maximum(int32 array, 2.5) compares in float32, then is int32)."""
+    compare = _binary(binary, name)
+
+    def fn(x1, x2, dtype=None):
+        out = compare(x1, x2, dtype)
+        ranks = [0 if isinstance(v, numbers.Number) else len(asarray(v).shape) for v in (x1, x2)]
+        if dtype is None and (ranks[0] == 0) != (ranks[1] == 0):
+            other = asarray(x2 if ranks[0] == 0 else x1)
+            out = _cast(out, other.dtype)
+        return out
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = compare.__doc__
+    return fn
+
+
+maximum, minimum = _extremum(F.maximum, "maximum"), _extremum(F.minimum, "minimum")
 
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None):

@@ -260,3 +260,18 @@ def test_spellings_declared_with_the_primitive():
     assert mnp.bitwise_and(a, b).asnumpy().tolist() == [8, 2]
     assert mnp.bitwise_xor(a, b).asnumpy().tolist() == [6, 12]
     assert mnp.bitwise_or(a, b).asnumpy().tolist() == [14, 14]
+
+
+def test_maximum_and_minimum_with_a_scalar_keep_the_arrays_dtype():
+    # MindSpore 2.10: maximum(int32 array, 2.5) compares in float32, then is int32
+    xi = Tensor(np.array([[1, -2, 3], [4, 5, -6]], np.int32))
+    for run in (lambda a: mnp.maximum(a, 2.5), cellgraph.jit(lambda a: mnp.maximum(a, 2.5))):
+        out = run(xi)
+        assert out.dtype == cellgraph.int32
+        np.testing.assert_array_equal(out.asnumpy(), [[2, 2, 3], [4, 5, 2]])
+    low = mnp.minimum(Tensor(np.array([1, -2, 3], np.int64)), 2.5)
+    assert low.dtype == cellgraph.int64
+    np.testing.assert_array_equal(low.asnumpy(), [1, -2, 2])
+    assert mnp.maximum(xi, Tensor(2.5)).dtype == cellgraph.int32
+    assert mnp.maximum(xi, Tensor(np.ones((2, 3), np.float32))).dtype == cellgraph.float32
+    assert float(mnp.maximum(2, 3.5)) == 3.5
