@@ -22,7 +22,7 @@ from cellgraph.primitives.errors import (
 from . import array_creations, array_ops, logic_ops
 from .array_creations import asarray
 from .array_ops import moveaxis
-from .dtypes import float32, int32
+from .dtypes import float32, int32, int64
 from .utils import (
     _binary,
     _bool_arg,
@@ -100,11 +100,12 @@ maximum, minimum = _extremum(F.maximum, "maximum"), _extremum(F.minimum, "minimu
 
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
-    """Sum over `axis` (all axes by default); bool input counts as int32."""
+    """Sum over `axis` (all axes by default); integer and bool input sums in int64, as
+    MindSpore 2.10's (and NumPy's) does."""
     _bool_arg(keepdims, "sum", "keepdims")
     a = asarray(a)
     _distinct_axes(a, axis, "sum", ShapeRunError)
-    dtype = _dtype(dtype, "sum") or (int32 if a.dtype.is_bool else None)
+    dtype = _dtype(dtype, "sum") or (int64 if a.dtype.is_bool or a.dtype.is_int else None)
     out = _core.reduce_sum(_cast(a, dtype), axis, keepdims)
     return out if initial is None else F.add(out, initial)
 

@@ -275,3 +275,13 @@ def test_maximum_and_minimum_with_a_scalar_keep_the_arrays_dtype():
     assert mnp.maximum(xi, Tensor(2.5)).dtype == cellgraph.int32
     assert mnp.maximum(xi, Tensor(np.ones((2, 3), np.float32))).dtype == cellgraph.float32
     assert float(mnp.maximum(2, 3.5)) == 3.5
+
+
+def test_sum_of_integers_and_bools_is_int64():
+    # MindSpore 2.10: int8, uint8, int32, int64 and bool sum in int64; a dtype still decides
+    for kind in (np.int8, np.uint8, np.int32, np.int64, np.bool_):
+        values = Tensor(np.ones(3, kind))
+        assert mnp.sum(values).dtype == cellgraph.int64 and int(mnp.sum(values)) == 3
+        assert mnp.sum(values, axis=0).dtype == cellgraph.int64
+        assert mnp.sum(values, dtype=cellgraph.int32).dtype == cellgraph.int32
+    assert mnp.sum(Tensor(np.ones(3, np.float16))).dtype == cellgraph.float16
