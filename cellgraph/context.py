@@ -161,9 +161,13 @@ def set_context(**kwargs) -> None:
         kwargs = dict(kwargs, backend=kwargs.pop("backend"))
     for key, value in kwargs.items():
         if key == "mode":
+            if not isinstance(value, int):  # MindSpore's check: the type, then the value
+                raise ArgumentError(f"The parameter 'mode' must be <class 'int'>, but got "
+                                    f"{type(value)}")
             if value not in (GRAPH_MODE, PYNATIVE_MODE):
-                raise ArgumentError(f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE "
-                                    f"(1), got {value!r}")
+                raise ArgumentValueError(f"For 'context.set_context', the argument 'mode' should "
+                                         f"be context.GRAPH_MODE (0) or context.PYNATIVE_MODE "
+                                         f"(1), but got {value!r}.")
             from cellgraph.runtime.tensor_format import PRINT_STYLE
 
             # print in graphs writes as MindSpore's does once the program asks for graph mode
@@ -276,8 +280,9 @@ def _context() -> _Context:
 
 def get_context(attr_key: str):
     if attr_key not in _state:
-        raise ArgumentError(f"get_context: unknown attr_key {attr_key!r}; known keys: "
-                            + ", ".join(sorted(_state)))
+        # MindSpore's ValueError for it
+        raise ArgumentValueError(f"For 'context.get_context', the argument {attr_key} is not "
+                                 f"recognized! Known keys: " + ", ".join(sorted(_state)))
     return _state[attr_key]
 
 

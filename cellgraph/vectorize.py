@@ -43,6 +43,7 @@ from cellgraph.primitives.errors import (
     ArgumentValueError,
     CompileError,
     DTypeError,
+    GradPositionError,
     GradValueError,
     ShapeError,
     ShapeRunError,
@@ -496,8 +497,8 @@ class JacobianFunction(Transform):
     def _check_positions(self, args, loc) -> None:
         for p in self.positions:
             if p >= len(args):
-                raise GradValueError(f"{self.api}: grad_position {p} is out of range for a call "
-                                     f"with {len(args)} inputs", loc)
+                raise GradPositionError(f"{self.api}: grad_position {p} is out of range for a "
+                                        f"call with {len(args)} inputs", loc)
             leaves, _ = flatten(args[p], is_tensor_like)
             if not leaves:
                 raise DTypeError(f"{self.api}: the input at grad_position {p} must be a Tensor, "

@@ -4,9 +4,9 @@ dimension of 1 turned into broadcasts. Each function is one entry of optimize.RE
 
 They reassociate constant factors (`(x * a) * y` becomes `(x * y) * a`) and sums, which can
 change the last bits of a float result, as a compiler's fast-math reassociation would; they
-never turn `x - x` into 0 (terms that cancel are left as written), so infinities and NaNs in the
-inputs stay where the program put them, except through `mul` by an exact zero (optimize's own
-rule, which gives zeros).
+never turn `x - x` or a float `x * 0` into 0 (terms that cancel are left as written), so
+infinities and NaNs in the inputs stay where the program put them (optimize's own rule gives
+zeros for an integer or bool product by 0 only).
 """
 from __future__ import annotations
 

@@ -209,6 +209,9 @@ def _known_now(value) -> bool:
     return False
 
 
+# Python's exceptions that evaluating the user's code may raise: reported through user_error.
+USER_ERRORS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError)
+
 class Interpreter:
     """Runs one function body over compile-time values and tracers."""
 
@@ -315,7 +318,7 @@ class Interpreter:
         STATE.inline_depth += 1
         try:
             if isinstance(node, gast.Lambda):
-                return interp.eval(node.body)
+                return interp.eval_lambda_body(node.body)
             try:
                 interp.exec_block(node.body)
             except ReturnSignal as r:
@@ -361,8 +364,17 @@ class Interpreter:
             raise
         except CellgraphError as e:
             raise e.with_loc(loc)
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError,
-                ZeroDivisionError) as e:
+        except USER_ERRORS as e:
+            raise user_error(e, loc) from e
+
+    def eval_lambda_body(self, body):
+        """A lambda's body, its errors reported as a statement's are (see exec_stmt)."""
+        loc = self.info.loc(body)
+        try:
+            return self.eval(body)
+        except CellgraphError as e:
+            raise e.with_loc(loc)
+        except USER_ERRORS as e:
             raise user_error(e, loc) from e
 
     def stmt_Expr(self, node):

@@ -34,6 +34,7 @@ from .rewrite import (
     Expr,
     RewriteContext,
     is_all,
+    is_float,
     out_type,
     passes_through,
     same_type,
@@ -61,7 +62,11 @@ def _binary_identity(unit: float, sides: tuple[int, ...]):
 
 
 def _mul_zero(node: Apply, ctx: RewriteContext):
-    if any(is_all(a, 0) for a in node.inputs):
+    """mul(x, 0) -> zeros where that is exact: an integer or bool product. A float x may hold
+    an infinity or a NaN, whose product with 0 is NaN (IEEE's, and MindSpore's), so a float
+    product by a zero constant stays."""
+    if not is_float(node) and not out_type(node).dtype.is_complex and any(
+            is_all(a, 0) for a in node.inputs):
         return zeros_of(node)
     return _binary_identity(1, (0, 1))(node, ctx)
 

@@ -8,6 +8,7 @@ import contextlib
 import inspect
 import linecache
 import os
+import re
 import sys
 import types
 from collections.abc import Callable
@@ -321,10 +322,29 @@ def raised_inside_package(e: BaseException) -> str | None:
     if tb is None:
         return None
     filename = tb.tb_frame.f_code.co_filename
-    if filename.startswith(PACKAGE_DIRS) and not filename.startswith(_EVALUATORS):
+    if filename.startswith(PACKAGE_DIRS) and not filename.startswith(_EVALUATORS) and \
+            not _is_argument_check(e, filename, tb.tb_lineno):
         root = os.path.dirname(PACKAGE_DIRS[0].rstrip(os.sep))
         return f"{os.path.relpath(filename, root)}:{tb.tb_lineno}"
     return None
+
+
+def _is_argument_check(e: BaseException, filename: str, lineno: int) -> bool:
+    """Whether `e` is a check of the API layer on its arguments (`raise ValueError(...)` in
+    ops/function, nn, numpy, ...): the user's mistake, not a fault of the compiler's. One
+    raised implicitly (a failed lookup, a bad operand of Python's) or from the compiler's own
+    folder stays a fault of cellgraph's."""
+    if filename.startswith(_COMPILER_DIR + os.sep) or \
+            type(e) not in (TypeError, ValueError, IndexError):
+        return False
+    return linecache.getline(filename, lineno).lstrip().startswith("raise ")
+
+
+def _binding_error(e: Exception) -> bool:
+    """Python's own refusal of a call's arguments (an unknown keyword, a missing argument),
+    raised before the callee ran: MindSpore's graph compiler raises RuntimeError for these."""
+    return type(e) is TypeError and raised_inside_package(e) is None and bool(
+        re.search(r"got an unexpected keyword argument|missing \d+ required", str(e)))
 
 
 def user_error(e: Exception, loc) -> CellgraphError:
@@ -337,6 +357,8 @@ def user_error(e: Exception, loc) -> CellgraphError:
                             loc)
     if isinstance(e, AttributeError):  # MindSpore raises AttributeError, with Python's words
         return AttributeLookupError(str(e), loc)
+    if _binding_error(e):
+        return KeywordArgumentError(f"{type(e).__name__}: {e}", loc)
     cls = ShapeError
     if isinstance(e, IndexError):  # MindSpore raises Python's IndexError (a list's pop, ...)
         cls = IndexValueError

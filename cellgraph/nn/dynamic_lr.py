@@ -44,15 +44,22 @@ def piecewise_constant_lr(milestone, learning_rates) -> list:
 
 
 def _decayed(op, learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair,
-             rule) -> list:
+             rule, in_epochs=False) -> list:
+    """`rule(lr, decay_rate, progress)` per step: progress is epoch / decay_epoch (floored when
+    is_stair), or with `in_epochs` the epoch itself (rounded down to a multiple of decay_epoch
+    when is_stair), as MindSpore's natural_exp_decay_lr reads it."""
     validator.check_positive_int(total_step, "total_step")
     validator.check_positive_int(step_per_epoch, "step_per_epoch")
     validator.check_positive_int(decay_epoch, "decay_epoch")
     validator.check_positive_float(learning_rate, "learning_rate")
     validator.check_positive_float(decay_rate, "decay_rate")
     validator.check_value_type("is_stair", is_stair, [bool])
-    progress = (lambda e: math.floor(e / decay_epoch)) if is_stair else (
-        lambda e: e / decay_epoch)
+    if in_epochs:
+        progress = (lambda e: math.floor(e / decay_epoch) * decay_epoch) if is_stair else (
+            lambda e: e)
+    else:
+        progress = (lambda e: math.floor(e / decay_epoch)) if is_stair else (
+            lambda e: e / decay_epoch)
     return [rule(learning_rate, decay_rate, progress(e))
             for e in _epochs(total_step, step_per_epoch)]
 
@@ -66,10 +73,11 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
 
 def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
                          is_stair=False) -> list:
-    """lr * exp(-decay_rate * epoch / decay_epoch)."""
+    """lr * e^(-decay_rate * epoch): MindSpore 2.10 reads decay_epoch only for is_stair (the
+    epoch rounded down to a multiple of it), as its docs' formula says."""
     return _decayed("natural_exp_decay_lr", learning_rate, decay_rate, total_step,
                     step_per_epoch, decay_epoch, is_stair,
-                    lambda lr, r, p: lr * math.exp(-r * p))
+                    lambda lr, r, p: lr * math.e ** (-r * p), in_epochs=True)
 
 
 def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,

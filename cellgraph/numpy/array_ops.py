@@ -113,8 +113,10 @@ def where(condition, x=None, y=None):
     cond = asarray(condition)
     if not cond.dtype.is_bool:
         cond = F.not_equal(cond, 0)
-    a = x if isinstance(x, numbers.Number) else asarray(x)
-    b = y if isinstance(y, numbers.Number) else asarray(y)
+    both_numbers = isinstance(x, numbers.Number) and isinstance(y, numbers.Number)
+    # two numbers are arrays of their own (int32 for ints, as mindspore.numpy makes them)
+    a = x if isinstance(x, numbers.Number) and not both_numbers else asarray(x)
+    b = y if isinstance(y, numbers.Number) and not both_numbers else asarray(y)
     return F.where(cond, a, b)
 
 
@@ -162,13 +164,14 @@ def moveaxis(a, source, destination):
 
 
 def split(x, indices_or_sections, axis=0):
-    """Equal sections (an int) or pieces cut at the given indices."""
+    """Equal sections (an int: a tuple, as MindSpore gives) or pieces cut at the given indices
+    (a list, as MindSpore gives)."""
     x = asarray(x)
     size = x.shape[normalize_axis(axis, len(x.shape))]
     if isinstance(indices_or_sections, numbers.Integral):
         return tuple(NF.split_equal(x, axis, int(indices_or_sections)))
     cuts = [0, *indices_or_sections, size]
-    return tuple(P.split(x, [b - a for a, b in itertools.pairwise(cuts)], axis))
+    return list(P.split(x, [b - a for a, b in itertools.pairwise(cuts)], axis))
 
 
 def hstack(tup):
@@ -230,7 +233,9 @@ def array_split(x, indices_or_sections, axis=0):
             isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
         raise _error(ArgumentError, "array_split", f"`indices_or_sections` should be an int, "
                      f"a tuple of ints or a list of ints, got {sections!r}")
-    return tuple(P.tensor_split(asarray(x), indices_or_sections, axis))
+    pieces = P.tensor_split(asarray(x), indices_or_sections, axis)
+    # MindSpore gives the pieces cut at indices as a list, n sections as a tuple
+    return list(pieces) if isinstance(sections, (tuple, list)) else tuple(pieces)
 
 
 def broadcast_arrays(*args):

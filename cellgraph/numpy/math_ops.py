@@ -22,7 +22,7 @@ from cellgraph.primitives.errors import (
 from . import array_creations, array_ops, logic_ops
 from .array_creations import asarray
 from .array_ops import moveaxis
-from .dtypes import float32, int32
+from .dtypes import float32, int32, int64
 from .utils import (
     _binary,
     _bool_arg,
@@ -78,15 +78,34 @@ multiply, divide = _binary(F.mul, "multiply"), _binary(F.div, "divide")
 true_divide, power = divide, _binary(F.pow, "power")
 
 
-maximum, minimum = _binary(F.maximum, "maximum"), _binary(F.minimum, "minimum")
+def _extremum(binary, name: str):
+    """maximum/minimum: with one operand a scalar (a Python number or a 0-d array) and no
+    `dtype`, the result takes the other operand's dtype, as mindspore.numpy's does
+    (maximum(int32 array, 2.5) compares in float32, then is int32)."""
+    compare = _binary(binary, name)
+
+    def fn(x1, x2, dtype=None):
+        out = compare(x1, x2, dtype)
+        ranks = [0 if isinstance(v, numbers.Number) else len(asarray(v).shape) for v in (x1, x2)]
+        if dtype is None and (ranks[0] == 0) != (ranks[1] == 0):
+            other = asarray(x2 if ranks[0] == 0 else x1)
+            out = _cast(out, other.dtype)
+        return out
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = compare.__doc__
+    return fn
+
+
+maximum, minimum = _extremum(F.maximum, "maximum"), _extremum(F.minimum, "minimum")
 
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
-    """Sum over `axis` (all axes by default); bool input counts as int32."""
+    """Sum over `axis` (all axes by default); integer and bool input sums in int64, as
+    MindSpore 2.10's (and NumPy's) does."""
     _bool_arg(keepdims, "sum", "keepdims")
     a = asarray(a)
     _distinct_axes(a, axis, "sum", ShapeRunError)
-    dtype = _dtype(dtype, "sum") or (int32 if a.dtype.is_bool else None)
+    dtype = _dtype(dtype, "sum") or (int64 if a.dtype.is_bool or a.dtype.is_int else None)
     out = _core.reduce_sum(_cast(a, dtype), axis, keepdims)
     return out if initial is None else F.add(out, initial)
 
@@ -135,7 +154,9 @@ def matmul(x1, x2, dtype=None):
     if not a.shape or not b.shape:
         raise _error(ShapeError, "matmul", f"operands must have rank >= 1, got shapes "
                      f"{fmt_shape(a.shape)} and {fmt_shape(b.shape)}; use multiply for scalars")
-    _check_inner(a.shape[-1], b.shape[-2] if len(b.shape) > 1 else b.shape[0], a, b, "matmul")
+    # MindSpore's matmul raises RuntimeError for it (MatMulExt), its dot ValueError
+    _check_inner(a.shape[-1], b.shape[-2] if len(b.shape) > 1 else b.shape[0], a, b, "matmul",
+                 ShapeRunError)
     return _cast(F.matmul(a, b), dtype)
 
 

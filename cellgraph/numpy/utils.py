@@ -189,9 +189,9 @@ def _int_to_float(a, b) -> tuple:
     return a, b
 
 
-def _check_inner(k1, k2, a, b, op):
+def _check_inner(k1, k2, a, b, op, error=ShapeError):
     if k1 != k2:
-        raise _error(ShapeError, op, f"shapes {fmt_shape(a.shape)} and {fmt_shape(b.shape)} "
+        raise _error(error, op, f"shapes {fmt_shape(a.shape)} and {fmt_shape(b.shape)} "
                      f"are not aligned: {k1} (last axis of the first) != {k2}")
 
 

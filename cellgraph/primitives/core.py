@@ -8,6 +8,7 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import numbers
@@ -118,11 +119,14 @@ class Promote:
 
     The operands from index `first` on are cast to `result_dtype` of them (Python scalars stay
     scalars: they are weak and take the tensors' dtype); `to_float` sends integer and bool
-    results to float32, for float-only math (sqrt, div, mean).
+    results to float32, for float-only math (sqrt, div, mean). With `zero_dim_weak` a 0-d
+    tensor meets a tensor with dimensions as a Python scalar does unless its kind is higher
+    (MindSpore 2.10's Mul and Div: float16 (2, 3) times a float32 0-d tensor is float16).
     """
 
     first: int = 0
     to_float: bool = False
+    zero_dim_weak: bool = False
 
 
 SAME = Promote()
@@ -450,10 +454,23 @@ def promoted_dtype(prim: Primitive, avals: list) -> dt.DType | None:
     cast. Python numbers alone stay numbers (their arithmetic is folded)."""
     if all(a.weak for a in avals):
         return None
-    target = result_dtype(*avals)
+    target = result_dtype(*(_zero_dims_as_scalars(avals) if prim.promote.zero_dim_weak
+                            else avals))
     if prim.promote.to_float:
         target = dt.to_float(target)
     return None if all(a.weak or a.dtype == target for a in avals) else target
+
+
+def _zero_dims_as_scalars(avals: list) -> list:
+    """`avals` with each 0-d tensor made weak where a tensor with dimensions is of its kind or a
+    higher one (see Promote.zero_dim_weak)."""
+    dimmed = [dt.kind_rank(a.dtype) for a in avals if not a.weak and a.ndim]
+    if not dimmed:
+        return avals
+    top = max(dimmed)
+    return [dataclasses.replace(a, weak=True)
+            if not a.weak and a.ndim == 0 and dt.kind_rank(a.dtype) <= top else a
+            for a in avals]
 
 
 class _Registry:

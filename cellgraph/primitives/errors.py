@@ -106,8 +106,9 @@ class GradRequestError(GradValueError, RuntimeError):
     `get_grad` of a position or Parameter that has no gradient."""
 
 
-class GradPositionError(GradValueError, IndexError):
-    """A grad_position beyond the call's inputs (MindSpore raises IndexError for it)."""
+class GradPositionError(GradValueError, IndexError, RuntimeError):
+    """A grad_position beyond the call's inputs: MindSpore 2.10 raises RuntimeError for it in
+    PyNative ("Position index 3 is exceed input size"), IndexError in a graph."""
 
 
 class ArgumentValueError(CellgraphError, ValueError):

@@ -23,7 +23,17 @@ def floor_div(x, y):
     out_dtype = _result_dtype(x, y)
     if not out_dtype.is_float:
         return F.stop_gradient(R.floor_div(x, y))
-    return F.stop_gradient(R.floor(F.div(x, y)))
+    # cast first: div ranks a 0-d tensor below the other operand (MindSpore's Div), FloorDiv
+    # promotes as Add does
+    return F.stop_gradient(R.floor(F.div(_cast_strong(x, out_dtype), _cast_strong(y, out_dtype))))
+
+
+def _cast_strong(value, dtype):
+    """A tensor operand in `dtype`; a Python number stays a number."""
+    if hasattr(value, "aval") and not abstract_of(value).weak and \
+            abstract_of(value).dtype != dtype:
+        return F.cast(value, dtype)
+    return value
 
 
 def floor_mod(x, y):

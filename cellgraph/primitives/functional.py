@@ -23,7 +23,7 @@ from .core import (
     static_values,
     value_input,
 )
-from .errors import DTypeError, IndexValueError, ShapeError
+from .errors import DTypeError, IndexValueError, ShapeError, ShapeRunError
 
 # Elementwise primitives are functional ops themselves: `exp`, `add`, ... and their other
 # spellings (`arcsin`, `negative`, ...) join this module from their declarations
@@ -44,6 +44,10 @@ def matmul(input, other):
     a, b = abstract_of(x1), abstract_of(x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ShapeError(f"MatMul: expected tensors of rank >= 1, got shapes {a.shape} and {b.shape}")
+    inner1, inner2 = a.shape[-1], b.shape[-2] if b.ndim > 1 else b.shape[0]
+    if None not in (inner1, inner2) and inner1 != inner2:  # MindSpore's MatMulExt: RuntimeError
+        raise ShapeRunError(f"For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but "
+                            f"got {inner1} and {inner2} (shapes {a.shape} and {b.shape}).")
     x1 = A.expand_dims(x1, axis=0) if a.ndim == 1 else x1
     x2 = A.expand_dims(x2, axis=1) if b.ndim == 1 else x2
     out = M.matmul(x1, x2)
@@ -258,9 +262,15 @@ def _expand_dims_at(x, axis, rank: int):
 
 
 def squeeze(input, axis=None):
+    """`input` without its size-1 axes, or those of `axis`; an axis of `axis` whose size is
+    not 1 stays (MindSpore 2.10, as PyTorch)."""
     if axis is None or axis == ():
         return A.squeeze(input, axis=())
-    return A.squeeze(input, axis=normalize_axes(axis, abstract_of(input).ndim))
+    shape = abstract_of(input).shape
+    axes = tuple(a for a in normalize_axes(axis, len(shape)) if shape[a] in (1, None))
+    if axes or None in shape:
+        return A.squeeze(input, axis=axes) if axes else input
+    return A.reshape(input, shape=shape)  # a new tensor (a view) of the same shape
 
 
 def cast(input, dtype):

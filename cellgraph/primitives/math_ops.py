@@ -132,9 +132,11 @@ add = _elementwise("add", arith_type, promote=SAME, aliases=("TensorAdd",),
 # its kernel (runtime/kernels.py) subtracts bools as MindSpore does, by exclusive or
 sub = Primitive("sub", arith_type, promote=SAME, ops_module="math_ops", public=True, method=True,
                 operands=("input", "other"), spellings=("ops.subtract",))
-mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply",
+# MindSpore 2.10's Mul and Div rank a 0-d tensor below a tensor with dimensions of its kind
+mul = _elementwise("mul", arith_type, promote=Promote(zero_dim_weak=True), array_api="multiply",
                    operands=("input", "other"), spellings=("ops.multiply",))
-div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",),
+div = _elementwise("div", div_type, promote=Promote(to_float=True, zero_dim_weak=True),
+                   array_api="divide", aliases=("RealDiv",),
                    operands=("input", "other"),
                    spellings=("ops.divide", "ops.realdiv", "ops.true_divide(dividend, divisor)"))
 # its kernel (runtime/kernels.py) gives MindSpore's values for integers to negative powers

@@ -343,7 +343,10 @@ def _first_element(value, name: str):
 
 
 def argmax(input, dim=None, keepdim=False):
-    """Index of the largest element along `dim` (of the flattened input when None), int64."""
+    """Index of the largest element along `dim` (of the flattened input when None), int64.
+    A bool input is taken as 0 and 1 (MindSpore's ArgMaxExt takes bool; its Argmax does not)."""
+    if F.is_value(input) and abstract_of(input).dtype.is_bool:
+        input = F.cast(input, dt.int32)
     return argmax_typed(input, dim, keepdim, dt.int64)
 
 

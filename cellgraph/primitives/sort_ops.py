@@ -307,7 +307,11 @@ def _bucketize_class(input, boundaries):
 def median(input, axis=-1, keepdims=False):
     """(the median along `axis`, the lower of the two middle elements for an even count; its
     int64 index in `input`)."""
-    axis = normalize_axis(_static_int(axis, "axis", "Median"), abstract_of(input).ndim)
+    axis = _static_int(axis, "axis", "Median")
+    if abstract_of(input).ndim == 0:  # a scalar is its own median, at index 0
+        normalize_axis(axis, 1)
+        return input, cast(zeros_like(input), dtype=dt.int64)
+    axis = normalize_axis(axis, abstract_of(input).ndim)
     values, indices = sort(input, axis)
     middle = (abstract_of(input).shape[axis] - 1) // 2
     index = (Slice(None, None, None),) * axis + (Slice(middle, middle + 1, None),)

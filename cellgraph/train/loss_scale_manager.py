@@ -39,8 +39,8 @@ class FixedLossScaleManager(LossScaleManager):
     overflow is skipped; without it, the optimizer divides the gradients by the scale."""
 
     def __init__(self, loss_scale=128.0, drop_overflow_update=True):
-        self._loss_scale = float(_at_least(loss_scale, 1, "FixedLossScaleManager",
-                                           "loss_scale"))
+        # kept as given (an int stays an int), as MindSpore keeps it
+        self._loss_scale = _at_least(loss_scale, 1, "FixedLossScaleManager", "loss_scale")
         self._drop_overflow_update = bool(drop_overflow_update)
 
     def get_loss_scale(self):
@@ -64,7 +64,7 @@ class DynamicLossScaleManager(LossScaleManager):
 
     def __init__(self, init_loss_scale=2 ** 24, scale_factor=2, scale_window=2000):
         op = "DynamicLossScaleManager"
-        self.loss_scale = float(_at_least(init_loss_scale, 1, op, "init_loss_scale"))
+        self.loss_scale = _at_least(init_loss_scale, 1, op, "init_loss_scale")  # as given
         self.scale_factor = float(_at_least(scale_factor, 1, op, "scale_factor"))
         self.scale_window = int(_at_least(scale_window, 1, op, "scale_window", integral=True))
         self.increase_ratio = self.scale_factor

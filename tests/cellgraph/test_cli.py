@@ -146,8 +146,8 @@ def test_run_reports_a_user_error_without_compiler_frames(tmp_path):
     assert lines[0] == "Traceback (most recent call last):"
     assert lines[1].endswith('bad.py", line 11, in <module>')
     assert lines[2] == "    Bad()(x, x)"
-    assert lines[3] == ("ShapeError: MatMul: shapes (2, 3) and (2, 3) do not match for matrix "
-                        "product: inner dimensions 3 and 2 differ")
+    assert lines[3] == ("ShapeRunError: For 'MatMulExt' op, shape1[-1] must be equal to "
+                        "shape2[-2], but got 3 and 2 (shapes (2, 3) and (2, 3)).")
     assert lines[4].endswith('bad.py:7') and lines[5] == "    return ops.matmul(x, y)"
     assert "compiler" not in proc.stderr and "runpy" not in proc.stderr
 

@@ -101,3 +101,15 @@ def test_ps_context_keeps_mindspores_keys_and_refuses_parameter_servers():
         ms.get_ps_context("foo")
     with pytest.raises(UnsupportedError, match="enable_ps"):
         ms.set_ps_context(enable_ps=True)
+
+
+def test_mode_and_unknown_keys_raise_mindspores_errors():
+    # MindSpore 2.10: a mode that is not an int is a TypeError, an int other than 0 or 1 and an
+    # unknown get_context key are ValueErrors
+    with pytest.raises(ValueError, match=r"'mode' should be context.GRAPH_MODE \(0\) or "
+                                         r"context.PYNATIVE_MODE \(1\), but got 2"):
+        context.set_context(mode=2)
+    with pytest.raises(TypeError, match="The parameter 'mode' must be <class 'int'>"):
+        context.set_context(mode="GRAPH_MODE")
+    with pytest.raises(ValueError, match="the argument unknown_key is not recognized"):
+        context.get_context("unknown_key")

@@ -325,3 +325,41 @@ def test_layer_norm_subclass_calls_layer_norm():
     want = (x - mu) / np.sqrt(x.var(1, keepdims=True) + 1e-6) * np.arange(1, 5).reshape(1, 4, 1, 1)
     np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-4, atol=1e-5)
     assert tuple(mean_shape) == tuple(var_shape) == (2, 3, 5, 1)
+
+
+X3 = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7 - 1.5
+
+
+@pytest.mark.parametrize("layer, shape, head", [
+    # MindSpore 2.10's values (the first four) for an unbatched (C, H, W) input
+    (lambda: nn.MaxPool2d(2), (2, 2, 3), [-0.7857, -0.6429, -0.5, -0.2143]),
+    (lambda: nn.MaxPool2d(2, 2), (2, 1, 2), [-0.7857, -0.5, 0.9286, 1.2143]),
+    (lambda: nn.AvgPool2d(2), (2, 2, 3), [-1.1429, -1.0, -0.8571, -0.5714]),
+    (lambda: nn.MaxPool2d(2, 2, pad_mode="same"), (2, 2, 2), [-0.7857, -0.5, -0.2143, 0.0714]),
+    (lambda: nn.AvgPool2d(2, 2, pad_mode="pad", padding=1), (2, 2, 3),
+     [-0.375, -0.6429, -0.2679, -0.3214]),
+    (lambda: nn.MaxPool2d(3, 2, pad_mode="pad", ceil_mode=True), (2, 1, 2),
+     [-0.0714, 0.0714, 1.6429, 1.7857]),
+])
+def test_2d_pools_take_an_unbatched_input(layer, shape, head):
+    for run in (lambda x: layer()(x), cellgraph.jit(lambda x: layer()(x))):
+        out = run(Tensor(X3))
+        assert out.shape == shape
+        np.testing.assert_allclose(out.asnumpy().ravel()[:4], head, atol=1e-4)
+    with pytest.raises(ShapeError, match="MaxPool2d: expected an input of rank 3 or 4"):
+        nn.MaxPool2d(2)(Tensor(X3[0]))
+
+
+def test_layer_and_group_norm_take_a_float16_input_with_float32_parameters():
+    # MindSpore 2.10: the output is float16; its values (rounded to 4 places)
+    x = Tensor(np.array([[0.5, -1.5, 2.0], [3.0, -0.25, 1.0]], np.float16))
+    out = nn.LayerNorm((3,))(x)
+    assert out.dtype == cellgraph.float16
+    np.testing.assert_allclose(out.asnumpy(), [[0.1163, -1.2783, 1.1631],
+                                               [1.3066, -1.1201, -0.1868]], atol=2e-3)
+    grouped = nn.GroupNorm(1, 2)(Tensor(X3.reshape(1, 2, 3, 4).astype(np.float16)))
+    assert grouped.dtype == cellgraph.float16
+    np.testing.assert_allclose(grouped.asnumpy().ravel()[:4], [-1.6611, -1.5176, -1.3721, -1.2275],
+                               atol=3e-3)
+    with pytest.raises(TypeError, match="LayerNorm: the input has dtype Int32"):
+        nn.LayerNorm((3,))(Tensor(np.ones((2, 3), np.int32)))

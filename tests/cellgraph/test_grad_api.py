@@ -376,6 +376,17 @@ def test_position_out_of_range_names_the_call_and_the_line():
         cellgraph.grad(XYZ(), grad_position=(0, 3))(X, Y, Z)
     assert isinstance(info.value, GradPositionError) and isinstance(info.value, IndexError)
     assert "test_grad_api.py" in str(info.value)
+    # MindSpore 2.10 raises RuntimeError ("Position index 3 is exceed input size") for a Cell
+    # and for a function, with grad and value_and_grad alike
+
+    def product(x, y, z):
+        return (x * y * z).sum()
+
+    for call in (lambda: cellgraph.grad(XYZ(), grad_position=(0, 3))(X, Y, Z),
+                 lambda: cellgraph.grad(product, 5)(X, Y, Z),
+                 lambda: cellgraph.value_and_grad(product, 3)(X, Y, Z)):
+        with pytest.raises(RuntimeError, match="out of range for a call with 3 inputs"):
+            call()
 
 
 class BadPositionInGraph(nn.Cell):

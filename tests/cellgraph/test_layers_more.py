@@ -245,6 +245,13 @@ def test_dynamic_lr_functions():
     np.testing.assert_allclose(nn.warmup_lr(0.1, 6, 2, 2), [0, 0, 0.05, 0.05, 0.1, 0.1])
     np.testing.assert_allclose(nn.natural_exp_decay_lr(0.1, 0.5, 2, 1, 1),
                                [0.1, 0.1 * math.exp(-0.5)])
+    # MindSpore 2.10's: e^(-rate * epoch), decay_epoch read only for is_stair
+    assert nn.natural_exp_decay_lr(0.1, 0.5, 6, 2, 2) == [
+        0.1, 0.1, 0.06065306597126335, 0.06065306597126335, 0.036787944117144235,
+        0.036787944117144235]
+    assert nn.natural_exp_decay_lr(0.1, 0.5, 8, 1, 3, True) == [
+        0.1, 0.1, 0.1, 0.022313016014842986, 0.022313016014842986, 0.022313016014842986,
+        0.004978706836786396, 0.004978706836786396]
     np.testing.assert_allclose(nn.inverse_decay_lr(0.1, 0.5, 2, 1, 1), [0.1, 0.1 / 1.5])
     with pytest.raises(ValueError, match="milestone"):
         nn.piecewise_constant_lr([3, 2], [0.1, 0.2])

@@ -430,3 +430,20 @@ def test_triplet_margin_with_distance_loss_takes_a_distance_function():
     np.testing.assert_allclose(loss(x, p, n).asnumpy(), 9.488965, rtol=1e-6)  # MindSpore's
     with pytest.raises(TypeError):
         nn.TripletMarginWithDistanceLoss(margin=1)
+
+
+def test_mse_l1_and_mae_take_integer_labels():
+    # MindSpore 2.10 promotes the operands: float32 losses for int32 labels, an int32 one for
+    # two int32 tensors; SmoothL1Loss still refuses them
+    logits = Tensor(np.array([[0.5, -1.5, 2.0], [3.0, -0.25, 1.0]], np.float32))
+    labels = Tensor(np.array([[1, -2, 3], [4, 5, -6]], np.int32))
+    for loss, value in [(nn.MSELoss(), 13.177083), (nn.L1Loss(), 2.5416667),
+                        (nn.MAELoss(), 2.5416667)]:
+        out = loss(logits, labels)
+        assert out.dtype == cellgraph.float32
+        np.testing.assert_allclose(out.asnumpy(), value, rtol=1e-6)
+    np.testing.assert_allclose(cellgraph.ops.mse_loss(labels, logits).asnumpy(), 13.177083,
+                               rtol=1e-6)
+    assert nn.MSELoss()(labels, labels).dtype == cellgraph.int32
+    with pytest.raises(TypeError):
+        nn.SmoothL1Loss()(logits, labels)

@@ -136,6 +136,21 @@ def test_shape_functions_match_numpy(data):
     assert mnp.size(ta) == 6 and mnp.shape(ta) == (2, 3) and mnp.ndim(ta) == 2
 
 
+def test_split_and_where_give_mindspores_containers_and_dtypes():
+    # MindSpore 2.10: pieces cut at indices come as a list, n sections as a tuple; where of two
+    # Python ints is int32 (mindspore.numpy's int), of a float and an int float32
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert type(mnp.split(x, 3, axis=1)) is tuple and type(mnp.split(x, [1], axis=1)) is list
+    assert type(mnp.array_split(x, 2, axis=1)) is tuple
+    assert type(mnp.array_split(x, [1], axis=1)) is list
+    assert [p.shape for p in mnp.split(x, [1], axis=1)] == [(2, 1), (2, 2)]
+    picked = mnp.where(x > 2, 1, 0)
+    assert picked.dtype == cellgraph.int32
+    np.testing.assert_array_equal(picked.asnumpy(), [[0, 0, 0], [1, 1, 1]])
+    assert mnp.where(x > 2, 1.5, 0).dtype == cellgraph.float32
+    assert mnp.where(x > 2, x, 0).dtype == cellgraph.float32
+
+
 # ----- inside construct, and gradients ---------------------------------------------------------
 
 class Model(nn.Cell):
@@ -245,3 +260,28 @@ def test_spellings_declared_with_the_primitive():
     assert mnp.bitwise_and(a, b).asnumpy().tolist() == [8, 2]
     assert mnp.bitwise_xor(a, b).asnumpy().tolist() == [6, 12]
     assert mnp.bitwise_or(a, b).asnumpy().tolist() == [14, 14]
+
+
+def test_maximum_and_minimum_with_a_scalar_keep_the_arrays_dtype():
+    # MindSpore 2.10: maximum(int32 array, 2.5) compares in float32, then is int32
+    xi = Tensor(np.array([[1, -2, 3], [4, 5, -6]], np.int32))
+    for run in (lambda a: mnp.maximum(a, 2.5), cellgraph.jit(lambda a: mnp.maximum(a, 2.5))):
+        out = run(xi)
+        assert out.dtype == cellgraph.int32
+        np.testing.assert_array_equal(out.asnumpy(), [[2, 2, 3], [4, 5, 2]])
+    low = mnp.minimum(Tensor(np.array([1, -2, 3], np.int64)), 2.5)
+    assert low.dtype == cellgraph.int64
+    np.testing.assert_array_equal(low.asnumpy(), [1, -2, 2])
+    assert mnp.maximum(xi, Tensor(2.5)).dtype == cellgraph.int32
+    assert mnp.maximum(xi, Tensor(np.ones((2, 3), np.float32))).dtype == cellgraph.float32
+    assert float(mnp.maximum(2, 3.5)) == 3.5
+
+
+def test_sum_of_integers_and_bools_is_int64():
+    # MindSpore 2.10: int8, uint8, int32, int64 and bool sum in int64; a dtype still decides
+    for kind in (np.int8, np.uint8, np.int32, np.int64, np.bool_):
+        values = Tensor(np.ones(3, kind))
+        assert mnp.sum(values).dtype == cellgraph.int64 and int(mnp.sum(values)) == 3
+        assert mnp.sum(values, axis=0).dtype == cellgraph.int64
+        assert mnp.sum(values, dtype=cellgraph.int32).dtype == cellgraph.int32
+    assert mnp.sum(Tensor(np.ones(3, np.float16))).dtype == cellgraph.float16

@@ -494,17 +494,19 @@ graph @f(%x: f32[2]) -> (f32[2], f32[2]) {
   return (%x, %1)
 }
 """),
-    "mul": (
+    "mul": (  # a float times 0 stays: an infinity or a NaN in x gives NaN (MindSpore's too)
         """\
-graph @f(%x: f32[2]) {
+graph @f(%x: f32[2], %n: i32[2]) {
   %1 = mul(%x, 0.0)
   %2 = mul(1.0, %x)
-  return (%1, %2)
+  %3 = mul(%n, 0)
+  return (%1, %2, %3)
 }
 """,
         """\
-graph @f(%x: f32[2]) -> (f32[2], f32[2]) {
-  return (const([0., 0.]: f32[2]), %x)
+graph @f(%x: f32[2], %n: i32[2]) -> (f32[2], f32[2], i32[2]) {
+  %1 = mul(%x, 0.0)  : f32[2]
+  return (%1, %x, const([0, 0]: i32[2]))
 }
 """),
     "div": (

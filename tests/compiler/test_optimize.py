@@ -307,3 +307,19 @@ def test_a_factor_stays_on_a_product_that_is_read_twice():
     assert names(graph).count("matmul") == 1
     p = a.asnumpy() @ b.asnumpy()
     np.testing.assert_allclose(cellgraph.jit(f)(a, b).asnumpy(), p * 0.5 + np.exp(p), rtol=1e-6)
+
+
+def test_a_float_times_zero_keeps_infinities_and_nans():
+    # MindSpore 2.10 in jit, and PyNative: inf * 0 and nan * 0 are NaN, x % 0 is NaN
+    values = Tensor(np.array([np.inf, 1.0, np.nan], np.float32))
+    calls = {
+        "x * 0": (lambda a: a * 0, [np.nan, 0.0, np.nan]),
+        "0 * x + 1": (lambda a: 0 * a + 1, [np.nan, 1.0, np.nan]),
+        "zeros_like(x) * x": (lambda a: ops.zeros_like(a) * a, [np.nan, 0.0, np.nan]),
+        "x % 0": (lambda a: a % 0, [np.nan, np.nan, np.nan]),
+    }
+    for name, (call, expected) in calls.items():
+        for run in (call, cellgraph.jit(call)):
+            np.testing.assert_array_equal(run(values).asnumpy(), np.float32(expected), name)
+    counts = Tensor(np.array([3, -2], np.int32))  # an integer product by 0 is 0 exactly
+    np.testing.assert_array_equal(cellgraph.jit(lambda n: n * 0)(counts).asnumpy(), [0, 0])

@@ -169,6 +169,13 @@ def test_small_classes():
         with pytest.raises(TypeError, match="the type of 'axis' should be one of"):
             ops.ReverseV2(axis)
     np.testing.assert_array_equal(ops.tuple_to_array((1, 2)).asnumpy(), [1, 2])
+    # MindSpore 2.10: the first element decides the dtype, int32 or float32, the rest cast
+    for numbers, values, dtype in [((1, 2), [1, 2], ms.int32), ((1, 2.5), [1, 2], ms.int32),
+                                   ((2.5, 1), [2.5, 1.0], ms.float32),
+                                   ((1, 2 ** 40), [1, 0], ms.int32)]:
+        out = ops.tuple_to_array(numbers)
+        assert out.dtype == dtype and ops.TupleToArray()(numbers).dtype == dtype
+        np.testing.assert_array_equal(out.asnumpy(), values)
     assert ops.scalar_to_tensor(2, ms.int32).dtype == ms.int32
     draws = ops.UniformInt()((1000,), Tensor(1, ms.int32), Tensor(4, ms.int32)).asnumpy()
     assert set(np.unique(draws)) == {1, 2, 3}

@@ -37,3 +37,18 @@ def test_hsigmoid_grad_checks_its_operands():
         hsigmoid_grad(Tensor(np.ones(3, np.float32)), Tensor(np.ones(3, np.float16)))
     out = hsigmoid_grad(Tensor(np.ones(3, np.float32)), Tensor(np.array([-4, 0, 2], np.float32)))
     np.testing.assert_allclose(out.asnumpy(), [0.0, 1 / 6, 1 / 6], rtol=1e-6)
+
+
+def test_functional_matmul_refuses_inner_sizes_with_a_runtime_error():
+    # MindSpore 2.10: ops.matmul, Tensor.matmul, `@` and mindspore.numpy.matmul (MatMulExt)
+    # raise RuntimeError; the MatMul primitive class raises ValueError
+    import cellgraph.numpy as mnp
+
+    x, y = Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32))
+    for call in (ops.matmul, lambda a, b: a @ b, lambda a, b: a.matmul(b), mnp.matmul):
+        for error in (RuntimeError, ValueError):
+            with pytest.raises(error, match="3"):
+                call(x, y)
+    with pytest.raises(ValueError) as info:
+        ops.MatMul()(x, y)
+    assert not isinstance(info.value, RuntimeError)

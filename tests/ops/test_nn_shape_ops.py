@@ -55,6 +55,18 @@ def test_one_hot_and_argmax():
     np.testing.assert_allclose(grad, 2 * x * np.eye(4)[np.argmax(x, 1)])
 
 
+def test_functional_argmax_takes_bool_as_mindspore():
+    # MindSpore 2.10: ops.argmax and Tensor.argmax take a bool tensor (0 and 1), its Argmax
+    # class does not (TypeError)
+    mask = np.array([[True, False, True], [False, False, True]])
+    assert_both(lambda m: ops.argmax(m), (mask,), np.int64(0))
+    assert_both(lambda m: ops.argmax(m, 1), (mask,), np.array([0, 2]))
+    assert_both(lambda m: m.argmax(0), (mask,), np.array([0, 0, 0]))
+    assert ops.argmax(Tensor(mask), 1).dtype == cellgraph.int64
+    with pytest.raises(TypeError):
+        ops.Argmax()(Tensor(mask))
+
+
 def test_one_hot_reads_the_first_element_of_on_and_off_values():
     # MindSpore 2.10's OneHot takes on_value/off_value Tensors of any shape and uses their first
     # elements; their gradients are zeros of their shapes

@@ -13,7 +13,7 @@ from cellgraph import Tensor, nn, ops
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.testing import check_grads
 
-from .nn_helpers import assert_both
+from .nn_helpers import assert_both, both_ways
 
 I32 = np.int32
 DOC = np.array([[8, 2, 1], [5, 9, 3], [4, 6, 7]], np.float32)  # MindSpore's Sort example
@@ -448,3 +448,12 @@ def test_running_extrema_carry_a_nan_on():
     np.testing.assert_array_equal(ops.cummin(x, 0)[1].asnumpy(), [[0, 0, 0, 0], [1, 1, 1, 0]])
     x = Tensor(np.array([4, np.inf, 1.5, -np.inf, 0, np.nan, 1], np.float16))
     np.testing.assert_array_equal(ops.cummin(x, 0)[1].asnumpy(), [0, 0, 2, 3, 3, 5, 5])
+
+
+def test_median_of_a_scalar_is_itself_at_index_zero():
+    # MindSpore 2.10: ops.median(Tensor(2.5)) is (2.5, 0), the index int64
+    for got in both_ways(lambda s: ops.median(s), np.array(2.5, np.float32)):
+        value, index = got
+        assert (float(value), int(index), index.dtype) == (2.5, 0, np.int64)
+    with pytest.raises(ValueError):
+        ops.median(Tensor(np.float32(2.5)), axis=1)

@@ -219,8 +219,19 @@ def test_reshape_errors_name_shapes():
     with pytest.raises(ShapeError, match=r"Reshape: cannot reshape a tensor of shape \(2, 3\) "
                                          r"\(6 elements\) into shape \(4,\)"):
         Tensor(X).reshape(4)
-    with pytest.raises(ShapeError, match=r"Squeeze: cannot squeeze axis 0 of size 2"):
-        Tensor(X).squeeze(0)
+
+
+def test_squeeze_keeps_an_axis_whose_size_is_not_one():
+    # MindSpore 2.10: squeeze(0) of a (2, 3) tensor is that tensor's values, shape (2, 3); of
+    # (1, 3, 1) with axes (0, 1) it is (3, 1); an axis out of range is still refused
+    assert Tensor(X).squeeze(0).shape == (2, 3)
+    np.testing.assert_array_equal(Tensor(X).squeeze(0).asnumpy(), X)
+    ones = Tensor(np.ones((1, 3, 1), np.float32))
+    assert ops.squeeze(ones, (0, 1)).shape == (3, 1)
+    assert ops.Squeeze(1)(ones).shape == (1, 3, 1)
+    assert ms.jit(lambda t: t.squeeze(0) * 2)(Tensor(X)).shape == (2, 3)
+    with pytest.raises(ValueError):
+        ops.squeeze(Tensor(X), 5)
 
 
 # ----- indexing -------------------------------------------------------------------------------

@@ -186,7 +186,8 @@ def _check_data_type(data_type) -> None:
 
 class OneHot(TensorOperation):
     """Integer labels of shape (*) -> one-hot rows of shape (*, num_classes), in the labels'
-    dtype; with `smoothing_rate`, float32 rows (1 - rate) * one_hot + rate / num_classes."""
+    dtype; with `smoothing_rate`, float64 rows (1 - rate) * one_hot + rate / num_classes
+    (MindSpore 2.10's dtype for them)."""
 
     def __init__(self, num_classes, smoothing_rate=0.0):
         type_check(num_classes, (int,), "num_classes")  # MindSpore's checks and words
@@ -211,7 +212,7 @@ class OneHot(TensorOperation):
         hot = np.eye(self.num_classes, dtype=labels.dtype)[labels]
         if self.smoothing_rate:
             rate = self.smoothing_rate
-            return (hot * (1 - rate) + rate / self.num_classes).astype(np.float32)
+            return hot * (1 - rate) + rate / self.num_classes  # float64
         return hot
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import numbers
-from enum import Enum
+from enum import Enum, IntEnum
 
 import numpy as np
 
@@ -38,21 +38,21 @@ __all__ = [
 ]
 
 
-class Inter(Enum):
+class Inter(IntEnum):
     """Interpolation modes, with MindSpore's values and aliases (LINEAR is BILINEAR, CUBIC is
     BICUBIC)."""
 
     NEAREST = 0
     ANTIALIAS = 1
     BILINEAR = 2
-    LINEAR = 2  # noqa: PIE796  (an alias of BILINEAR, as in MindSpore)
+    LINEAR = 2  # an alias of BILINEAR, as in MindSpore
     BICUBIC = 3
-    CUBIC = 3  # noqa: PIE796  (an alias of BICUBIC)
+    CUBIC = 3  # an alias of BICUBIC
     AREA = 4
     PILCUBIC = 5
 
 
-class Border(Enum):
+class Border(str, Enum):
     CONSTANT = "constant"
     EDGE = "edge"
     REFLECT = "reflect"
@@ -304,10 +304,14 @@ class CenterCrop(TensorOperation):
                                f"original image size, got top padding: {max(height - in_h, 0)}, "
                                f"left padding: {max(width - in_w, 0)}, while the original image "
                                f"size: {in_h}, {in_w}")
-        image = _pad_to(image, height, width, 0, Border.CONSTANT)
+        # MindSpore's: the larger half of an odd padding on the top (left), the offsets of the
+        # crop rounded down
+        dh, dw = max(0, height - in_h), max(0, width - in_w)
+        if dh or dw:
+            image = _pad(image, ((dw + 1) // 2, (dh + 1) // 2, dw // 2, dh // 2), 0,
+                         Border.CONSTANT)
         in_h, in_w = _hw(image)
-        return _crop(image, round((in_h - height) / 2), round((in_w - width) / 2),
-                     height, width)
+        return _crop(image, (in_h - height) // 2, (in_w - width) // 2, height, width)
 
 
 def _pad(image, pad: tuple, fill, mode: Border):

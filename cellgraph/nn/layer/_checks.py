@@ -54,6 +54,19 @@ def check_input(op: str, x, rank=None, channels=None, channel_axis=1, dtype=None
                          f"{dtype}; cast one to the other")
 
 
+def params_in_input_dtype(op: str, x, *params) -> tuple:
+    """`params` in a float input's dtype: MindSpore's LayerNorm and GroupNorm take a float16
+    input with float32 parameters and give float16. A non-float input is refused as
+    check_input refuses it."""
+    import cellgraph.ops as P
+
+    dtype = parameter_read_dtype(params[0].dtype)
+    if x.dtype == dtype or not (x.dtype.is_float and dtype.is_float):
+        check_input(op, x, dtype=params[0].dtype)
+        return params
+    return tuple(P.cast(p, x.dtype) for p in params)
+
+
 def make_activation(activation, op: str):
     if activation is None or isinstance(activation, Cell):
         return activation

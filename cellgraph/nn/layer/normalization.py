@@ -22,7 +22,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.runtime.tensor import Parameter
 
 from ..cell import Cell
-from ._checks import check_input, guarded, positive_int
+from ._checks import check_input, guarded, params_in_input_dtype, positive_int
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d",
            "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "SyncBatchNorm"]
@@ -167,7 +167,8 @@ class GroupNorm(Cell):
                               requires_grad=self.affine)
 
     def construct(self, x):
-        check_input("GroupNorm", x, channels=self.num_channels, dtype=self.gamma.dtype)
+        check_input("GroupNorm", x, channels=self.num_channels)
+        gamma, beta = params_in_input_dtype("GroupNorm", x, self.gamma, self.beta)
         shape = tuple(x.shape)
         grouped = x.reshape(shape[0], self.num_groups, -1)
         mean = grouped.mean(2, True)
@@ -175,7 +176,7 @@ class GroupNorm(Cell):
         var = (centred * centred).mean(2, True)
         normed = (centred / (var + self.eps).sqrt()).reshape(shape)
         per_channel = (self.num_channels,) + (1,) * (len(shape) - 2)
-        return normed * self.gamma.reshape(per_channel) + self.beta.reshape(per_channel)
+        return normed * gamma.reshape(per_channel) + beta.reshape(per_channel)
 
     def extend_repr(self) -> str:
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
@@ -214,8 +215,8 @@ class LayerNorm(Cell):
             raise ShapeError(f"LayerNorm: expected the input's axes from begin_params_axis="
                              f"{params_axis} on to be normalized_shape="
                              f"{self.normalized_shape}, got input shape {fmt_shape(x.shape)}")
-        check_input("LayerNorm", x, dtype=self.gamma.dtype)
-        return norm_ops.layer_norm(x, self.gamma, self.beta, begin_norm_axis=norm_axis % ndim,
+        gamma, beta = params_in_input_dtype("LayerNorm", x, self.gamma, self.beta)
+        return norm_ops.layer_norm(x, gamma, beta, begin_norm_axis=norm_axis % ndim,
                                    begin_params_axis=params_axis % ndim,
                                    epsilon=self.epsilon)[0]
 

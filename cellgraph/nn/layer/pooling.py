@@ -91,6 +91,14 @@ class _Pool2d(Cell):
         self.padding = padding
         _check_format(data_format, self.op)
 
+    def construct(self, x):
+        check_input(self.op, x, rank=(3, 4))
+        if len(x.shape) == 4:
+            return self.pool(x)
+        # an unbatched (C, H, W) input, as MindSpore's 2-D pools take it
+        out = self.pool(P.expand_dims(x, 0))
+        return tuple(P.squeeze(o, 0) for o in out) if isinstance(out, tuple) else P.squeeze(out, 0)
+
     def explicit_padding(self, x) -> tuple:
         """(top, bottom, left, right) for this input."""
         if self.pad_mode == "valid":
@@ -126,8 +134,8 @@ class MaxPool2d(_Pool2d):
                                      f"`ceil_mode` can not be set to non-default values when "
                                      f"`pad_mode` is not 'pad', got pad_mode={pad_mode!r}")
 
-    def construct(self, x):
-        check_input(self.op, x, rank=4)
+    def pool(self, x):
+        """The pooled (N, C, H, W) input."""
         if self.windowed:
             top, bottom, left, right = self.explicit_padding(x)
             return _window_pool(x, self.op, "max", self.kernel_hw, self.stride_hw,
@@ -157,8 +165,8 @@ class AvgPool2d(_Pool2d):
                                      "supported with pad_mode='same'")
         self.count_include_pad = bool(count_include_pad) and self.pad_mode == "pad"
 
-    def construct(self, x):
-        check_input(self.op, x, rank=4)
+    def pool(self, x):
+        """The pooled (N, C, H, W) input."""
         if self.windowed:
             top, bottom, left, right = self.explicit_padding(x)
             return _window_pool(x, self.op, "avg", self.kernel_hw, self.stride_hw,

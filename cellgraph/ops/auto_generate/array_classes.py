@@ -219,8 +219,12 @@ def _tuple_to_tensor(input_tuple, dtype=None):
         if dtype is None and data is not None:
             dtype = mstype.float32 if data.dtype.is_float else mstype.int64
         return input_tuple.to_tensor(dtype)
-    out = ops.tuple_to_array(tuple(input_tuple))
-    return out if dtype is None else ops.cast(out, dtype)
+    from cellgraph.primitives import array_ops as A
+
+    values = np.asarray(tuple(input_tuple))
+    if dtype is None:  # (tuple_to_array goes by the first element instead)
+        dtype = mstype.float32 if values.dtype.kind == "f" else mstype.int64
+    return A.cast(values, dtype=mstype.as_dtype(dtype))
 
 
 def _to_dtype(input, dtype=None, non_blocking=False, copy=False):

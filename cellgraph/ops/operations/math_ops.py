@@ -976,3 +976,31 @@ __all__ += ["Histogram", "MatrixSolveLs", "RaggedRange"]
 
 # the classes derived from the primitives' declarations that MindSpore files here
 generate_classes(globals())
+
+
+def _real_div(x, y):
+    """RealDiv: x / y with the two operands in their promoted dtype. MindSpore 2.10's Div
+    ranks a 0-d tensor below the other operand (float16 / a float32 0-d scale is float16);
+    its RealDiv does not (float32), as loss-scale code dividing float16 gradients reads.
+    Integer operands give their integer quotient rounded towards zero, as MindSpore's."""
+    from cellgraph.ops.function.math_func.elementwise import div as rounded_div
+    from cellgraph.primitives.core import abstract_of, is_value, result_dtype
+    from cellgraph.primitives.math_ops import div
+
+    if not (is_value(x) and is_value(y)):
+        return div(x, y)  # div reports the operand it cannot take
+    avals = [abstract_of(x), abstract_of(y)]
+    if avals[0].weak and avals[1].weak:  # (`all` is ops.all in this module)
+        return div(x, y)
+    target = result_dtype(*avals)
+    x, y = [v if a.weak or a.dtype == target else F.cast(v, target)
+            for v, a in zip((x, y), avals)]
+    if target.is_float or target.is_complex:
+        return div(x, y)
+    return F.cast(rounded_div(x, y, rounding_mode="trunc"), target)
+
+
+class RealDiv(globals()["Div"]):  # the generated Div's subclass, as the alias was
+    """ops.RealDiv()(x, y)."""
+
+    _fn = staticmethod(_real_div)

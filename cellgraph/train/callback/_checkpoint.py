@@ -48,9 +48,11 @@ class CheckpointConfig:
         seconds = _count(save_checkpoint_seconds, "save_checkpoint_seconds")
         keep_max = _count(keep_checkpoint_max, "keep_checkpoint_max")
         per_minutes = _count(keep_checkpoint_per_n_minutes, "keep_checkpoint_per_n_minutes")
-        if not steps and not seconds:
-            raise ValueError("CheckpointConfig: `save_checkpoint_steps` and "
-                             "`save_checkpoint_seconds` cannot both be 0 or None")
+        if not (steps or seconds or keep_max or per_minutes):  # MindSpore's check and words
+            raise ValueError("For 'CheckpointConfig', the input arguments "
+                             "'save_checkpoint_steps', 'save_checkpoint_seconds', "
+                             "'keep_checkpoint_max' and 'keep_checkpoint_per_n_minutes' can't be "
+                             "all None or 0.")
         # as MindSpore settles them: saving by steps leaves no seconds, keeping a number of
         # files no minutes, and with neither a number nor minutes one file is kept
         self.save_checkpoint_steps = steps
@@ -172,7 +174,9 @@ class ModelCheckpoint(Callback):
 
     def end(self, run_context):
         cb_params = run_context.original_args()
-        if cb_params.cur_step_num != self._last_step:
+        config = self._config  # MindSpore's: no last checkpoint without steps or seconds
+        if (config.save_checkpoint_steps or config.save_checkpoint_seconds) and \
+                cb_params.cur_step_num != self._last_step:
             self._save(cb_params)
         wait_async_save(self._config.async_save)
 

@@ -134,7 +134,7 @@ class Accuracy(Metric):
                                "samples is 0, please check whether your inputs(predicted value, "
                                "true value) are empty, or has called update method before calling "
                                "eval method.")
-        return self._correct_num / self._total_num
+        return np.float64(self._correct_num / self._total_num)  # MindSpore's type
 
 
 def _is_one_hot_axis1(data: np.ndarray) -> bool:
@@ -191,7 +191,7 @@ class Loss(Metric):
     def eval(self):
         if self._total_num == 0:
             raise RuntimeError("Loss: no losses yet; call update before eval")
-        return self._sum_loss / self._total_num
+        return np.float64(self._sum_loss / self._total_num)  # MindSpore's type
 
 
 class _ErrorMetric(Metric):
@@ -215,7 +215,7 @@ class _ErrorMetric(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise RuntimeError(f"{type(self).__name__}: no samples yet; call update first")
-        return self._error_sum / self._samples_num
+        return np.float64(self._error_sum / self._samples_num)  # MindSpore's type
 
 
 class MAE(_ErrorMetric):
@@ -350,7 +350,7 @@ class TopKCategoricalAccuracy(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise RuntimeError(f"{type(self).__name__}: no samples yet; call update first")
-        return self._correct_num / self._samples_num
+        return np.float64(self._correct_num / self._samples_num)  # MindSpore's type
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):

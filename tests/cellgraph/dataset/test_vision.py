@@ -22,6 +22,8 @@ def test_type_cast_one_hot_compose():
     assert hot.dtype == np.int64
     smooth = transforms.OneHot(4, smoothing_rate=0.2)(np.array(2))
     np.testing.assert_allclose(smooth, [0.05, 0.05, 0.85, 0.05], rtol=1e-6)
+    assert smooth.dtype == np.float64  # MindSpore 2.10's, for int32 labels too
+    assert transforms.OneHot(3, 0.1)(np.array([0, 2], np.int32)).dtype == np.float64
     with pytest.raises(RuntimeError, match="Only support input of int type, but got: float64"):
         transforms.OneHot(3)(np.array([0.5]))
     pipeline = transforms.Compose([vision.Rescale(0.5, 1.0), transforms.TypeCast(np.int32)])
@@ -94,6 +96,15 @@ def test_crops_and_flip():
     image = _image(6, 8)
     np.testing.assert_array_equal(vision.CenterCrop((2, 4))(image), image[2:4, 2:6])
     np.testing.assert_array_equal(vision.CenterCrop(10)(image)[2:8, 1:9], image)
+    # MindSpore 2.10: the crop's offsets round down; an odd padding puts its larger half on the
+    # top (left); (h, w, crop h, crop w) -> the first pixel of an arange image
+    for h, w, ch, cw, first in [(4, 5, 2, 2, 6), (4, 7, 2, 2, 9), (5, 5, 2, 2, 6),
+                                (7, 7, 2, 4, 15), (6, 9, 3, 4, 11), (5, 4, 6, 2, 0)]:
+        plane = np.arange(h * w, dtype=np.uint8).reshape(h, w)
+        out = vision.CenterCrop((ch, cw))(plane)
+        assert out.shape == (ch, cw) and out[0, 0] == first
+    padded = vision.CenterCrop((6, 2))(np.arange(20, dtype=np.uint8).reshape(5, 4))
+    np.testing.assert_array_equal(padded[:2], [[0, 0], [1, 2]])
     crop = vision.RandomCrop((3, 3))
     for _ in range(5):
         out = crop(image)
@@ -260,3 +271,11 @@ def test_hwc2chw_keeps_a_2d_image_and_refuses_other_ranks_as_mindspore():
     with pytest.raises(RuntimeError, match="The op is OneToOne, can only accept one tensor as "
                                            "input."):
         vision.HWC2CHW()(image, image)
+
+
+def test_inter_is_an_int_enum_and_border_a_str_enum():
+    # MindSpore 2.10: Inter is an IntEnum (BILINEAR == 2), Border a str Enum ("constant")
+    assert vision.Inter.BILINEAR == 2 and isinstance(vision.Inter.NEAREST, int)
+    assert vision.Inter.LINEAR is vision.Inter.BILINEAR
+    assert vision.Border.CONSTANT == "constant" and isinstance(vision.Border.EDGE, str)
+    assert str(vision.Border.CONSTANT) == "Border.CONSTANT"

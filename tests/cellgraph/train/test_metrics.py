@@ -120,3 +120,19 @@ def test_set_indexes_refuses_what_mindspore_refuses(indexes):
         train.Accuracy("classification").set_indexes(indexes)
     with pytest.raises(TypeError, match="eval_type"):
         train.Accuracy("test")
+
+
+def test_metrics_evaluate_to_numpy_floats():
+    # MindSpore 2.10's eval gives np.float64 (its sums are NumPy's): 0.5, 0.75, 0.625, 3.0
+    logits, labels = Tensor([[0.2, 0.8], [0.9, 0.1]]), Tensor([1, 1])
+    cases = [(nn.Accuracy(), [(logits, labels)], 0.5),
+             (nn.Top1CategoricalAccuracy(), [(logits, labels)], 0.5),
+             (nn.MAE(), [(Tensor([1.0, 2.0]), Tensor([1.5, 1.0]))], 0.75),
+             (nn.MSE(), [(Tensor([1.0, 2.0]), Tensor([1.5, 1.0]))], 0.625),
+             (nn.Loss(), [(Tensor(2.0),), (Tensor(4.0),)], 3.0)]
+    for metric, updates, value in cases:
+        metric.clear()
+        for update in updates:
+            metric.update(*update)
+        result = metric.eval()
+        assert type(result) is np.float64 and result == value

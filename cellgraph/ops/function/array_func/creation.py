@@ -116,9 +116,11 @@ def scalar_to_tensor(input_x, dtype=dt.float32):
 
 
 def tuple_to_array(input_x):
-    """A 1-D tensor from a tuple of Python numbers (float32 if any is a float, else int64)."""
-    kind = np.float32 if np.asarray(input_x).dtype.kind == "f" else np.int64
-    return A.cast(np.asarray(input_x, kind), dtype=dt.from_numpy(kind))
+    """A 1-D tensor from a tuple of Python numbers, in the dtype its first element decides
+    (MindSpore 2.10's): float32 for a float, else int32 (the others cast to it)."""
+    first = input_x[0] if len(input_x) else 0
+    kind = np.float32 if isinstance(first, (float, np.floating)) else np.int32
+    return A.cast(np.asarray(input_x).astype(kind), dtype=dt.from_numpy(kind))
 
 
 def ones_like(input, *, dtype=None):

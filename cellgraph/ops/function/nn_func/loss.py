@@ -268,15 +268,13 @@ def class_axis_one_hot(op: str, labels, logits, axis: int = 1, ignore_index=None
 
 def mse_loss(input, target, reduction="mean"):
     """(input - target)^2, broadcasting, reduced."""
-    check_reduction("MSELoss", reduction)
-    check_float("MSELoss", input, target)
+    check_reduction("MSELoss", reduction)  # any dtypes, promoted (MindSpore's)
     return reduce_loss(F.square(F.sub(input, target)), reduction)
 
 
 def l1_loss(input, target, reduction="mean"):
     """|input - target|, broadcasting, reduced."""
-    check_reduction("L1Loss", reduction)
-    check_float("L1Loss", input, target)
+    check_reduction("L1Loss", reduction)  # any dtypes, promoted (MindSpore's)
     return reduce_loss(F.abs(F.sub(input, target)), reduction)
 
 
