@@ -39,7 +39,13 @@ from cellgraph.primitives.errors import (
     ShapeError,
 )
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached, tensor_leaves
-from cellgraph.runtime.tensor import Parameter, ParameterTuple, SignatureTensor, Tensor
+from cellgraph.runtime.tensor import (
+    Parameter,
+    ParameterTuple,
+    SignatureTensor,
+    Tensor,
+    check_non_negative_int,
+)
 
 from . import hooks
 from .cell_primitives import CellPrimitives
@@ -523,6 +529,15 @@ class Cell(CellState, CellPrimitives):
             yield p
 
     @jit_forbidden_register
+    def set_comm_fusion(self, fusion_type, recurse=True):
+        """Put the gradients of this Cell's trainable Parameters (and, with `recurse`, its
+        sub-Cells') in all-reduce fusion group `fusion_type` (Parameter.comm_fusion);
+        returns self."""
+        check_non_negative_int(fusion_type)
+        for param in self.trainable_params(recurse):
+            param.comm_fusion = fusion_type
+        return self
+
     def trainable_params(self, recurse=True) -> list:
         return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
 
