@@ -44,6 +44,7 @@ from cellgraph.runtime.tensor import (
     ParameterTuple,
     SignatureTensor,
     Tensor,
+    check_non_negative_int,
     is_generated_name,
 )
 
@@ -536,6 +537,15 @@ class Cell(CellState, CellPrimitives):
             yield p
 
     @jit_forbidden_register
+    def set_comm_fusion(self, fusion_type, recurse=True):
+        """Put the gradients of this Cell's trainable Parameters (and, with `recurse`, its
+        sub-Cells') in all-reduce fusion group `fusion_type` (Parameter.comm_fusion);
+        returns self."""
+        check_non_negative_int(fusion_type)
+        for param in self.trainable_params(recurse):
+            param.comm_fusion = fusion_type
+        return self
+
     def trainable_params(self, recurse=True) -> list:
         return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
 

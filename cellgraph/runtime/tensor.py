@@ -786,12 +786,27 @@ def is_generated_name(name) -> bool:
 
 
 @jit_forbidden_instances  # a graph refuses to create one (MindSpore's ValueError)
+def check_non_negative_int(value) -> int:
+    """MindSpore's Validator.check_non_negative_int: TypeError for a non-int, ValueError for
+    a negative one."""
+    if isinstance(value, bool):
+        raise DTypeError(f"The input value must be int and must >= 0, but got '{value}' with "
+                         f"type 'bool'.")
+    if not isinstance(value, numbers.Integral):
+        raise DTypeError(f"The input value must be int, but got '{type(value).__name__}'")
+    if value < 0:
+        raise ArgumentValueError(f"The input value must be int and must >= 0, but got "
+                                 f"'{value}' with type 'int'.")
+    return int(value)
+
+
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
 
     __module__ = "cellgraph.common.parameter"
 
     __slots__ = (
+        "_comm_fusion",
         "_layerwise_parallel",
         "_name",
         "_parallel_optimizer",
@@ -820,6 +835,7 @@ class Parameter(Tensor):
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
         self._version = 0
+        self._comm_fusion = 1
         # (layout, device matrix, groups, whole shape) once each rank holds a slice (operator
         # sharding: runtime/sharded_parameters.py)
         self._split = None
@@ -854,6 +870,17 @@ class Parameter(Tensor):
         if not isinstance(value, bool):
             raise DTypeError("The argument `requires_grad` must be bool type")
         self._requires_grad = value
+
+    @property
+    def comm_fusion(self) -> int:
+        """The fusion group of this Parameter's gradient all-reduce in data parallelism:
+        gradients of one group travel in buckets together, 0 alone (nn.DistributedGradReducer,
+        where the Parameters' groups differ)."""
+        return getattr(self, "_comm_fusion", 1)  # 1 for one made without __init__
+
+    @comm_fusion.setter
+    def comm_fusion(self, value) -> None:
+        self._comm_fusion = check_non_negative_int(value)
 
     @property
     def layerwise_parallel(self) -> bool:
@@ -914,6 +941,7 @@ class Parameter(Tensor):
         clone = Parameter(Tensor(data, self._dtype), self.name, self.requires_grad,
                           self.layerwise_parallel, self.parallel_optimizer)
         clone._split = getattr(self, "_split", None)  # a slice's clone: the same slice
+        clone._comm_fusion = self.comm_fusion
         return clone
 
     def copy(self) -> Parameter:

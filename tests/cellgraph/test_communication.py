@@ -426,3 +426,22 @@ def test_neighbor_exchange_checks_its_attributes_as_mindspore(attrs, error, mess
     ms.set_context(mode=ms.GRAPH_MODE)
     with pytest.raises(error, match=re.escape(message)):
         _cell_graph_executor.compile(_Exchange(**attrs), Tensor(np.ones((32, 16), np.float32)))
+
+
+def test_comm_fusion_groups_keep_gradients_apart_as_mindspore():
+    """Cell.set_comm_fusion and Parameter.comm_fusion (MindSpore 2.10's default 1, checks and
+    error types); gradients of different fusion groups travel in different buckets, group 0's
+    each alone."""
+    net = nn.SequentialCell(nn.Dense(4, 3), nn.Dense(3, 2))
+    assert [p.comm_fusion for p in net.trainable_params()] == [1, 1, 1, 1]
+    assert plan_buckets(net.trainable_params(), 2**20) == ((0, 1, 2, 3),)
+    assert net[1].set_comm_fusion(2) is net[1]
+    assert [p.comm_fusion for p in net.trainable_params()] == [1, 1, 2, 2]
+    assert plan_buckets(net.trainable_params(), 2**20) == ((0, 1), (2, 3))
+    net[0].set_comm_fusion(0)
+    assert plan_buckets(net.trainable_params(), 2**20) == ((0,), (1,), (2, 3))
+    assert net[0].weight.clone().comm_fusion == 0
+    with pytest.raises(ValueError, match="must be int and must >= 0, but got '-1'"):
+        net.set_comm_fusion(-1)
+    with pytest.raises(TypeError, match="The input value must be int, but got 'float'"):
+        net[0].weight.comm_fusion = 2.0

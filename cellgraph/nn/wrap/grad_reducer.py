@@ -40,20 +40,22 @@ __all__ = ["DistributedGradReducer", "PipelineGradReducer"]
 
 
 def plan_buckets(params, limit_bytes: int, splits=()) -> tuple:
-    """Parameter indices grouped into buckets of one dtype and at most `limit_bytes` (a
-    parameter larger than that is a bucket of its own), in parameter order; a bucket also
-    closes before each index in `splits` (all_reduce_fusion_config)."""
-    buckets, open_bucket = [], {}  # dtype -> (indices, bytes)
+    """Parameter indices grouped into buckets of one dtype and one fusion group
+    (Parameter.comm_fusion; group 0 fuses nothing) and at most `limit_bytes` (a parameter
+    larger than that is a bucket of its own), in parameter order; a bucket also closes before
+    each index in `splits` (all_reduce_fusion_config)."""
+    buckets, open_bucket = [], {}  # (dtype, fusion group) -> (indices, bytes)
     for i, p in enumerate(params):
         if i in splits:
             buckets += [tuple(indices) for indices, _ in open_bucket.values()]
             open_bucket = {}
         nbytes = int(np.prod(p.shape, dtype=np.int64)) * p.dtype.np.itemsize
-        indices, size = open_bucket.get(p.dtype, ([], 0))
-        if indices and size + nbytes > limit_bytes:
+        group = getattr(p, "comm_fusion", 1)
+        indices, size = open_bucket.get((p.dtype, group), ([], 0))
+        if indices and (size + nbytes > limit_bytes or group == 0):
             buckets.append(tuple(indices))
             indices, size = [], 0
-        open_bucket[p.dtype] = (indices + [i], size + nbytes)
+        open_bucket[(p.dtype, group)] = (indices + [i], size + nbytes)
     buckets += [tuple(indices) for indices, _ in open_bucket.values()]
     return tuple(sorted(buckets))
 
