@@ -154,8 +154,20 @@ def test_the_functional_losses_check_as_the_cells_do():
         ops.smooth_l1_loss(Tensor(x), Tensor(y), beta=0.0)
     with pytest.raises(DTypeError, match="TripletMarginLoss: `p`"):
         ops.triplet_margin_loss(Tensor(x), Tensor(y), Tensor(x), p=0)
-    with pytest.raises(DTypeError, match="L1Loss: expected float"):
-        ops.l1_loss(Tensor(np.int32([1, 2])), Tensor(np.int32([1, 2])))
+
+
+
+def test_the_functional_losses_of_integers_as_mindspore():
+    # MindSpore 2.10: ops.l1_loss and nn's losses keep int32 (a mean of 0.5 is 0), ops.mse_loss
+    # reduces in float32 and gives float32
+    a, b = Tensor(np.int32([1, 2])), Tensor(np.int32([1, 3]))
+    for loss in (ops.l1_loss(a, b), nn.L1Loss()(a, b), nn.MSELoss()(a, b)):
+        assert loss.dtype == cellgraph.int32 and int(loss) == 0
+    loss = ops.mse_loss(a, b)
+    assert loss.dtype == cellgraph.float32 and float(loss) == 0.5
+    none = ops.mse_loss(a, b, "none")
+    assert none.dtype == cellgraph.float32 and none.asnumpy().tolist() == [0.0, 1.0]
+    assert ops.mse_loss(Tensor(np.float16([1, 2])), Tensor(np.float16([1, 3]))).dtype == cellgraph.float16
 
 
 def test_a_functional_loss_builds_no_cell(monkeypatch):
