@@ -26,7 +26,6 @@ from cellgraph.ops.function.nn_func.loss import (
     kl_div,
     l1_loss,
     margin_ranking_loss,
-    mse_loss,
     nll_loss_with,
     reduce_loss,
     smooth_l1_loss,
@@ -103,8 +102,8 @@ class LossBase(Cell):
 class MSELoss(LossBase):
     """(logits - labels)^2, broadcasting."""
 
-    def construct(self, logits, labels):
-        return self.get_loss(mse_loss(logits, labels, "none"))
+    def construct(self, logits, labels):  # in the promoted dtype, integers too (MindSpore's)
+        return self.get_loss(F.square(F.sub(logits, labels)))
 
 
 class L1Loss(LossBase):
