@@ -115,9 +115,12 @@ def taylor_derivatives(fn, xs: list, ss: list, order: int) -> tuple[list, object
 
 def _path_point(x, s, t):
     """x + sum_k s[k-1] t^k / k!: the input path at `t`."""
-    point = x
+    point, power = x, None
     for k in range(1, s.shape[0] + 1):
-        point = point + F.getitem(s, k - 1) * (t ** k / math.factorial(k))
+        # t^k as a product of t's: its derivatives at t = 0 stay finite, where pow's rule
+        # (k t^(k-1)) reads t^-1 = inf at the higher orders and gives 0 * inf = NaN
+        power = t if power is None else power * t
+        point = point + F.getitem(s, k - 1) * (power / math.factorial(k))
     return point
 
 

@@ -102,8 +102,8 @@ class LossBase(Cell):
 class MSELoss(LossBase):
     """(logits - labels)^2, broadcasting."""
 
-    def construct(self, logits, labels):
-        return self.get_loss(F.square(F.sub(logits, labels)))  # in their dtype
+    def construct(self, logits, labels):  # in the promoted dtype, integers too (MindSpore's)
+        return self.get_loss(F.square(F.sub(logits, labels)))
 
 
 class L1Loss(LossBase):

@@ -154,7 +154,13 @@ def test_the_functional_losses_check_as_the_cells_do():
         ops.smooth_l1_loss(Tensor(x), Tensor(y), beta=0.0)
     with pytest.raises(DTypeError, match="TripletMarginLoss: `p`"):
         ops.triplet_margin_loss(Tensor(x), Tensor(y), Tensor(x), p=0)
-
+    # MindSpore 2.10 takes integers: l1_loss in their dtype, mse_loss in float32
+    ints, others = Tensor(np.int32([1, 2])), Tensor(np.int32([1, 4]))
+    l1, mse = ops.l1_loss(ints, others), ops.mse_loss(ints, others)
+    assert (l1.dtype, int(l1)) == (cellgraph.int32, 1)
+    assert (mse.dtype, float(mse)) == (cellgraph.float32, 2.0)
+    with pytest.raises(DTypeError, match="SmoothL1Loss: expected float"):
+        ops.smooth_l1_loss(ints, others)
 
 
 def test_the_functional_losses_of_integers_as_mindspore():
@@ -167,7 +173,8 @@ def test_the_functional_losses_of_integers_as_mindspore():
     assert loss.dtype == cellgraph.float32 and float(loss) == 0.5
     none = ops.mse_loss(a, b, "none")
     assert none.dtype == cellgraph.float32 and none.asnumpy().tolist() == [0.0, 1.0]
-    assert ops.mse_loss(Tensor(np.float16([1, 2])), Tensor(np.float16([1, 3]))).dtype == cellgraph.float16
+    half = ops.mse_loss(Tensor(np.float16([1, 2])), Tensor(np.float16([1, 3])))
+    assert half.dtype == cellgraph.float16
 
 
 def test_a_functional_loss_builds_no_cell(monkeypatch):

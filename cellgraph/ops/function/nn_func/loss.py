@@ -267,13 +267,12 @@ def class_axis_one_hot(op: str, labels, logits, axis: int = 1, ignore_index=None
 
 
 def mse_loss(input, target, reduction="mean"):
-    """(input - target)^2, broadcasting, reduced in float32 and given in the difference's float
-    dtype, float32 for integers (MindSpore's ops.mse_loss: an int32 mean of 0.5 is 0.5, where
-    nn.MSELoss, which reduces the square itself, gives int32 0)."""
-    check_reduction("MSELoss", reduction)  # any dtypes, promoted (MindSpore's)
-    x = F.square(F.sub(input, target))
-    dtype = x.dtype if x.dtype.is_float else dt.float32
-    return F.cast(reduce_loss(F.cast(x, dt.float32), reduction), dtype)
+    """(input - target)^2, broadcasting, reduced in float32 and given in the operands' float
+    dtype, float32 for integers (MindSpore 2.10's ops.mse_loss)."""
+    check_reduction("MSELoss", reduction)
+    squared = F.square(F.sub(input, target))
+    dtype = squared.dtype if squared.dtype.is_float else dt.float32
+    return F.cast(reduce_loss(F.cast(squared, dt.float32), reduction), dtype)
 
 
 def l1_loss(input, target, reduction="mean"):
