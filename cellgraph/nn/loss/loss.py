@@ -17,6 +17,7 @@ from cellgraph.ops.function.nn_func.loss import (
     check_positive_float,
     check_reduction,
     check_same_shape,
+    check_tensors,
     check_triplet_args,
     class_axis_one_hot,
     cross_entropy_with,
@@ -170,6 +171,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
 
     def construct(self, logits, labels):
         op = "SoftmaxCrossEntropyWithLogits"
+        check_tensors(op, logits, labels)
         if not logits.dtype.is_float:
             raise DTypeError(f"{op}: expected float logits, got {logits.dtype}")
         if self.sparse:

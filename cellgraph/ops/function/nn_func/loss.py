@@ -148,6 +148,7 @@ def softmax_cross_entropy_with_logits(logits, labels):
 
 
 def _float_pair(op: str, logits, labels) -> None:
+    check_tensors(op, logits, labels)
     for value in (logits, labels):
         if not abstract_of(value).dtype.is_float:
             raise DTypeError(f"{op}: expected float logits and labels, got "
@@ -195,13 +196,25 @@ def reduce_loss(x, reduction="mean", weights=1.0):
     return x
 
 
+def check_tensors(op: str, *values) -> None:
+    """Each of `values` must be a Tensor: a TypeError naming `op` otherwise (a network's tuple
+    of outputs handed to a loss, as MindSpore's primitives reject it), before any check reads a
+    dtype or a shape."""
+    for v in values:
+        if not is_tensor(v):
+            raise DTypeError(f"{op}: logits and labels must be Tensors, got "
+                             f"{type(v).__name__} {v!r:.60}")
+
+
 def check_float(op: str, *values) -> None:
+    check_tensors(op, *values)
     for v in values:
         if not v.dtype.is_float:
             raise DTypeError(f"{op}: expected float logits and labels, got {v.dtype}")
 
 
 def check_same_shape(op: str, logits, labels) -> None:
+    check_tensors(op, logits, labels)
     if logits.shape != labels.shape:
         raise ShapeError(f"{op}: logits of shape {fmt_shape(logits.shape)} and labels of shape "
                          f"{fmt_shape(labels.shape)} must have one shape")
@@ -496,6 +509,7 @@ def cross_entropy_with(logits, labels, weight, ignore_index, reduction, label_sm
     """NLLLoss of log_softmax(logits) over the class axis 1. With `label_smoothing` e, the
     loss is (1 - e) * NLL + e * the mean over classes of -log p (weighted as the labels are),
     reduced with the same denominator, as MindSpore and PyTorch do."""
+    check_tensors("CrossEntropyLoss", logits, labels)
     if not logits.dtype.is_float or len(logits.shape) < 2:
         raise ShapeError(f"CrossEntropyLoss: expected float logits of shape (N, C, ...), "
                          f"got {logits.dtype} of shape {fmt_shape(logits.shape)}")
