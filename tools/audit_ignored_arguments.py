@@ -108,6 +108,12 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "hint", "the device; cellgraph's backend decides"),
     ("cellgraph.runtime.tensor.Parameter.__init__", "storage_format"): (
         "hint", "an Ascend memory layout (FRACTAL_NZ, ...)"),
+    ("cellgraph.parallel.shard.shard", "out_strategy"): (
+        "hint", ("in a job of one process there is nothing to shard and `fn` is returned, as "
+                 "MindSpore does; across processes the call is refused")),
+    ("cellgraph.parallel.shard.shard", "parameter_plan"): (
+        "hint", ("in a job of one process there is nothing to shard and `fn` is returned, as "
+                 "MindSpore does; across processes the call is refused")),
     ("cellgraph.runtime.tensor.Parameter.set_data", "slice_shape"): (
         "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
     ("cellgraph.runtime.tensor.Tensor.init_data", "slice_index"): (

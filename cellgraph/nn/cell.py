@@ -546,6 +546,7 @@ class Cell(CellState, CellPrimitives):
             param.comm_fusion = fusion_type
         return self
 
+    @jit_forbidden_register
     def trainable_params(self, recurse=True) -> list:
         return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
 

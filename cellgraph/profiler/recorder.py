@@ -61,6 +61,7 @@ class _TimedKernels(dict):
 
     def __missing__(self, name: str):
         kernel, recording, sync = self.base.kernel(name), self.recording, self.sync
+        op = name.partition("@")[0]  # a variant's kernel (`matmul@2d`) counts as its operation's
 
         def timed(*args, **params):
             if not recording.active:
@@ -70,7 +71,7 @@ class _TimedKernels(dict):
             if sync is not None:
                 sync()
             end = time.perf_counter_ns()
-            recording.events.append(OpEvent(name, start - recording.origin_ns, end - start,
+            recording.events.append(OpEvent(op, start - recording.origin_ns, end - start,
                                             recording.step))
             return out
 

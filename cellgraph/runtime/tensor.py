@@ -785,7 +785,6 @@ def is_generated_name(name) -> bool:
     return isinstance(name, str) and name.startswith(GENERATED_NAME_PREFIX)
 
 
-@jit_forbidden_instances  # a graph refuses to create one (MindSpore's ValueError)
 def check_non_negative_int(value) -> int:
     """MindSpore's Validator.check_non_negative_int: TypeError for a non-int, ValueError for
     a negative one."""
@@ -800,6 +799,7 @@ def check_non_negative_int(value) -> int:
     return int(value)
 
 
+@jit_forbidden_instances  # a graph refuses to create one (MindSpore's ValueError)
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
 
