@@ -49,3 +49,27 @@ def test_a_block_s_error_is_named_by_mindspore_s_class_among_its_bases():
     assert harness.builtin_type(errors.UnboundNameError("x")) == "UnboundLocalError"
     assert harness.builtin_type(KeyError("x")) == "KeyError"
     assert harness.builtin_type(FileNotFoundError("x")) == "FileNotFoundError"
+
+
+def test_mindspore_s_runs_are_kept_per_entry_and_run_and_reused(tmp_path, monkeypatch):
+    runner = _runner()
+    calls = []
+
+    def side(python, package, mirrors, entry, timeout):
+        calls.append(entry["id"])
+        code = -1 if entry["id"] == "slow" else 0
+        err = f"TimeoutError: more than {timeout:.0f} s" if code else ""
+        return {"code": code, "out": f"{entry['id']} {len(calls)}\n", "err": err, "blocks": 1}
+
+    monkeypatch.setattr(runner, "run_side", side)
+    args = type("Args", (), {"ms_cache": str(tmp_path), "ms_python": "ms", "mirrors": tmp_path,
+                             "timeout": 5.0})()
+    first = runner.ms_side({"id": "a"}, args, 0)
+    assert runner.ms_side({"id": "a"}, args, 0) == first  # from the folder
+    assert runner.ms_side({"id": "a"}, args, 1)["out"] == "a 2\n"  # a second run is its own
+    runner.ms_side({"id": "slow"}, args, 0)
+    runner.ms_side({"id": "slow"}, args, 0)  # a timeout may be the machine's load: run again
+    assert calls == ["a", "a", "slow", "slow"]
+    args.ms_cache = None
+    runner.ms_side({"id": "a"}, args, 0)
+    assert calls[-1] == "a" and len(calls) == 5

@@ -6,6 +6,7 @@ on cellgraph, and compare what they print.
     python tools/oracle/run_programs.py run --mirrors /work/.mirror \\
         --ms-python .ms/bin/python --cg-python .venv/bin/python --out /tmp/programs.jsonl
     python tools/oracle/run_programs.py report /tmp/programs.jsonl
+    # --ms-cache DIR keeps MindSpore's runs, so a rerun after a fix runs cellgraph's side only
 
 The list is programs.txt beside this file, one program a line: `owner/name path [key=value
 ...]`. A program is
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import json
 import math
 import os
@@ -254,8 +256,27 @@ def first_difference(ms_out: str, cg_out: str, skip: set = frozenset()) -> str |
     return None
 
 
+def ms_side(entry: dict, args, run: int) -> dict:
+    """MindSpore's `run`-th run of a program, from --ms-cache when an earlier run of the same
+    entry under the same harness left it there (MindSpore's side does not change between
+    cellgraph's reruns, and takes most of the time)."""
+    if not args.ms_cache:
+        return run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
+    harness = "".join((HERE / name).read_text(encoding="utf-8")
+                      for name in ("program_harness.py", "model_program.py"))
+    key = hashlib.sha256(json.dumps([entry, run, harness], sort_keys=True).encode()).hexdigest()
+    path = Path(args.ms_cache) / f"{key[:32]}.json"
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    result = run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
+    if result["err"] != f"TimeoutError: more than {args.timeout:.0f} s":  # may be load: retried
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result), encoding="utf-8")
+    return result
+
+
 def run_one(entry: dict, args) -> dict:
-    ms = run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
+    ms = ms_side(entry, args, 0)
     raised = len(re.findall(r"^-- block \d+ raises", ms["out"], re.MULTILINE))
     # a page counts when MindSpore runs it and at most half its blocks raise there
     record = {"id": entry["id"], "source": entry["repo"],
@@ -277,7 +298,7 @@ def run_one(entry: dict, args) -> dict:
         if failing:
             record["cg_error"] = cause(*last_error(cg["out"] + "\n" + cg["err"]))
         return record
-    again = run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
+    again = ms_side(entry, args, 1)
     unstable = unstable_lines(ms["out"], again["out"])
     if unstable is None:
         record.update(ms_ok=False, ms_error="MindSpore's own two runs print different lines")
@@ -292,8 +313,7 @@ def run_one(entry: dict, args) -> dict:
     if diff is not None:
         # a third MindSpore run, only where cellgraph differs: lines that two runs printed
         # alike by chance (an unseeded shuffle of three rows) show themselves unstable here
-        third = unstable_lines(ms["out"], run_side(args.ms_python, "mindspore", args.mirrors,
-                                                   entry, args.timeout)["out"])
+        third = unstable_lines(ms["out"], ms_side(entry, args, 2)["out"])
         if third:
             unstable |= third
             record["ms_unstable_lines"] = len(unstable)
@@ -384,6 +404,8 @@ def main() -> None:
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per program and side")
     p.add_argument("--out", required=True, help="results, one JSON line per program")
     p.add_argument("--resume", action="store_true", help="skip programs --out already holds")
+    p.add_argument("--ms-cache", help="folder keeping MindSpore's runs, reused by later runs of "
+                                      "the same entries (cellgraph's side always runs)")
     p = sub.add_parser("report", help="rates per source and the divergences by cause")
     p.add_argument("results", nargs="+")
     args = ap.parse_args()
