@@ -43,6 +43,7 @@ def timed(fn, steps: int, repeats: int) -> float:
 
 def training_step(batch: int, rank: int, size: int, bucket_mb: float | None = None):
     """A step callable over this rank's shard of a global batch of batch * size examples."""
+    ms.set_context(mode=ms.GRAPH_MODE)  # the step compiled, as the single-process W2 runs it
     _, _, weights = data()
     rng = np.random.default_rng(1)
     x = rng.standard_normal((batch * size, SIZES[0])).astype(np.float32)

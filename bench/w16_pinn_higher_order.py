@@ -177,5 +177,5 @@ def run(repeats: int) -> list[dict]:
                    "torch_s": times["torch"],
                    "torch_compile_s": times.get("torch_compile")}
             rows.append(timing.peer_target(row, 0.9, ("jax",)) if name == "cellgraph jax" else row)
-    cellgraph.set_context(device_target="CPU")
+    cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
     return rows

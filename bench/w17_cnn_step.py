@@ -219,5 +219,5 @@ def run(repeats: int) -> list[dict]:
                    "torch_compile_s": times.get("torch_compile")}
             bound = TARGETS.get(name)
             rows.append(timing.peer_target(row, bound, ("torch",)) if bound else row)
-    cellgraph.set_context(device_target="CPU")
+    cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
     return rows

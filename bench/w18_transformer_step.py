@@ -145,7 +145,7 @@ def run(repeats: int) -> list[dict]:
     peer = make_torch()
     times = timing.compare({**cells, "jax": make_jax(), "torch": peer and peer[0]}, repeats,
                     interleaved=tuple(cells))
-    cellgraph.set_context(device_target="CPU")
+    cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
     rows = [{"name": f"encoder layer step [{name}]", "cellgraph_s": times[name], "numpy_s": None,
              "jax_s": times["jax"], "torch_s": times["torch"],
              "torch_compile_s": times.get("torch_compile")} for name in cells]

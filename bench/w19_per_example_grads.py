@@ -97,7 +97,7 @@ def run(repeats: int) -> list[dict]:
     times = timing.compare({**cells, "numpy": lambda: numpy_per_example(x, onehot, *weights),
                      "jax": make_jax(), "torch": make_torch()}, repeats,
                     interleaved=(*cells, "numpy"))
-    cellgraph.set_context(device_target="CPU")
+    cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
     rows = [{"name": f"per-example grads, batch {BATCH} [{name}]", "cellgraph_s": times[name],
              "numpy_s": times["numpy"], "jax_s": times["jax"], "torch_s": times["torch"],
              "torch_compile_s": times.get("torch_compile")}

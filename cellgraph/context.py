@@ -1,5 +1,9 @@
 """Execution context: mode, device target, backend, graph dumps (`set_context(mode=GRAPH_MODE)`).
 
+The mode starts as PYNATIVE_MODE, as MindSpore's does: a Cell's `construct` runs as Python, op by
+op; GRAPH_MODE (or `jit`) compiles it. Transforms (`grad`, `value_and_grad`, `vmap`, ...)
+compile the function they are given in both modes, keeping PyNative's semantics in PyNative.
+
 `device_target="GPU"` picks a GPU backend that is installed and sees a device (PyTorch on CUDA,
 then CuPy, then JAX); without one it warns once, naming what is missing, and runs on the CPU with
 NumPy. `backend=` names one directly: "numpy", "torch" (PyTorch on the CPU), "torch_cuda",
@@ -30,7 +34,7 @@ STRICT, COMPATIBLE, LAX = 0, 1, 2
 SYNTAX_LEVELS = {"STRICT": STRICT, "COMPATIBLE": COMPATIBLE, "LAX": LAX}
 
 _DEVICE_BACKENDS = {"CPU": ("numpy",), "GPU": ("torch", "cupy", "jax"), "Ascend": ()}
-_state = {"mode": GRAPH_MODE, "device_target": "CPU", "save_graphs": False,
+_state = {"mode": PYNATIVE_MODE, "device_target": "CPU", "save_graphs": False,
           "save_graphs_path": ".", "device_id": 0, "backend": "numpy",
           "loop_checkpoint": 0, "jit_syntax_level": LAX,
           # MindSpore's defaults for options programs read back with get_context
@@ -171,7 +175,7 @@ def set_context(**kwargs) -> None:
             from cellgraph.runtime.tensor_format import PRINT_STYLE
 
             # print in graphs writes as MindSpore's does once the program asks for graph mode
-            # (cellgraph compiles in its default mode too, where MindSpore runs Python)
+            # (a grad function compiles in PyNative mode too, where MindSpore runs Python)
             PRINT_STYLE["graph"] = value == GRAPH_MODE
         elif key == "device_target":
             _select_device(value)

@@ -113,3 +113,30 @@ def test_mode_and_unknown_keys_raise_mindspores_errors():
         context.set_context(mode="GRAPH_MODE")
     with pytest.raises(ValueError, match="the argument unknown_key is not recognized"):
         context.get_context("unknown_key")
+
+
+def test_a_program_starts_in_pynative_mode_and_runs_construct_as_python():
+    """MindSpore starts in PyNative mode: construct's Python side effects run on every call
+    until the program asks for GRAPH_MODE, which compiles (the side effect runs once, while
+    tracing)."""
+    import subprocess
+    import sys
+
+    program = (
+        "import numpy as np, cellgraph as cg\n"
+        "from cellgraph import nn\n"
+        "calls = []\n"
+        "class Net(nn.Cell):\n"
+        "    def construct(self, x):\n"
+        "        calls.append(1)\n"
+        "        return x * 2\n"
+        "print(cg.get_context('mode'))\n"
+        "net, x = Net(), cg.Tensor(np.ones(2, np.float32))\n"
+        "net(x); net(x)\n"
+        "print(len(calls), net(x).asnumpy().tolist())\n"
+        "cg.set_context(mode=cg.GRAPH_MODE)\n"
+        "calls.clear(); net2 = Net(); net2(x); net2(x)\n"
+        "print(cg.get_context('mode'), len(calls))\n")
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[:3] == ["1", "2 [2.0, 2.0]", "0 1"]
