@@ -262,6 +262,7 @@ class Primitive:
             Spelling.parse(text, name, self.operands) for text in spellings)
         self.ops_module, self.primitive_class = ops_module, primitive_class
         self._spelled: dict = {}
+        self._types: dict = {}  # eager_type's results
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.narrow_rule: Callable | None = None
@@ -370,6 +371,21 @@ class Primitive:
                 raise
             raise arity from None
 
+    def eager_type(self, avals, params) -> TensorType | tuple:
+        """abstract_eval, remembered per operand types and static parameters where these are
+        plain data: calls outside graphs repeat a few signatures, and a type rule depends on
+        them alone. Errors are not remembered; neither is any user object (no key holds one)."""
+        key = _types_key(avals, params)
+        if key is None:
+            return self.abstract_eval(avals, params)
+        out = self._types.get(key)
+        if out is None:
+            out = self.abstract_eval(avals, params)
+            if len(self._types) >= _TYPES_KEPT:
+                self._types.clear()
+            self._types[key] = out
+        return out
+
     def operand_counts(self) -> tuple[int, int] | None:
         """(fewest, most) operands the type rule takes; None when it takes any number."""
         try:
@@ -399,6 +415,36 @@ class Primitive:
                           f"but got {given}")
 
 
+_TYPES_KEPT = 256  # signatures remembered per primitive
+_PLAIN = frozenset({bool, int, float, str, type(None), dt.DType})
+
+
+def _plain_key(value):
+    """`value` with its type (1, 1.0 and True stay apart) where it is plain data: numbers,
+    strings, dtypes and tuples of them; None for anything else."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return kind, value
+    if kind is tuple:
+        parts = tuple(_plain_key(v) for v in value)
+        return None if None in parts else (tuple, parts)
+    return None
+
+
+def _types_key(avals, params: dict):
+    """The key of a type rule's call, or None when an operand type or parameter is no plain
+    data."""
+    if not all(type(a) is TensorType for a in avals):
+        return None
+    items = []
+    for name, value in params.items():
+        key = _plain_key(value)
+        if key is None:
+            return None
+        items.append((name, key))
+    return tuple(avals), tuple(items)
+
+
 def promote_operands(prim: Primitive, args: tuple, params: dict) -> tuple:
     """`args` with `cast` applied where `prim.promote` says the operands meet in another dtype.
 
@@ -417,7 +463,7 @@ def promote_operands(prim: Primitive, args: tuple, params: dict) -> tuple:
     target = promoted_dtype(prim, avals)
     if target is None:
         return args
-    prim.abstract_eval([abstract_of(a) for a in args], params)
+    prim.eager_type([abstract_of(a) for a in args], params)
     cast = PRIMITIVES["cast"]
     return args[:first] + tuple(
         a if aval.weak or aval.dtype == target else cast(a, dtype=target)
@@ -433,7 +479,7 @@ def _wrapped_ints(prim: Primitive, args: tuple, first: int, avals: list, params)
         return operands
     target = result_dtype(*avals)
     if not target.is_int or any(o.dtype.is_bool for o in _types(
-            prim.abstract_eval([abstract_of(a) for a in args], params))):
+            prim.eager_type([abstract_of(a) for a in args], params))):
         return operands
     return tuple(wrap_int(a, target) if type(a) is int else a for a in operands)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -16,34 +17,34 @@ class DType:
     label: str  # "Float32", as MindSpore prints it
     np_name: str
 
-    @property
+    @cached_property  # asked on every operation: computed once per dtype
     def np(self) -> np.dtype:
         if self.np_name in ML_DTYPES:
             return ml_dtypes_numpy(self.np_name)
         return np.dtype(self.np_name)
 
-    @property
+    @cached_property
     def is_float(self) -> bool:
         return self.np_name in ML_DTYPES or self.np.kind == "f"
 
-    @property
+    @cached_property
     def is_complex(self) -> bool:
         return self.np_name.startswith("complex")
 
-    @property
+    @cached_property
     def is_inexact(self) -> bool:
         """Real floating or complex: the dtypes a gradient flows through unchanged."""
         return self.is_float or self.is_complex
 
-    @property
+    @cached_property
     def is_int(self) -> bool:
         return self.np.kind in "iu"
 
-    @property
+    @cached_property
     def is_bool(self) -> bool:
         return self.np.kind == "b"
 
-    @property
+    @cached_property
     def short(self) -> str:
         """The IR printer's spelling: f32, i64, u8, bool."""
         if self.is_bool:

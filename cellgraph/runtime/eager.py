@@ -81,7 +81,7 @@ class EagerTrace(Trace):
 
 
 def _run(prim, args, avals, params, backend):
-    out_type = prim.abstract_eval(avals, params)
+    out_type = prim.eager_type(avals, params)
     try:
         result = backend.kernel(prim.name)(*_operands(args, avals, backend), **params)
     except Exception as exc:  # a kernel's own error: typed and named, as in a graph
