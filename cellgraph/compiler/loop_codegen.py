@@ -161,8 +161,9 @@ def _arithmetic_code(op: str):
             return [f"{outs[0]} = {args[0]} {op} {args[1]}"]
         # both weak: both may be Python ints (a counter's first trip, `i = 0`), whose sum would
         # stay a Python int; the kernel makes it the NumPy integer the operator then keeps
-        return [f"{outs[0]} = {args[0]} {op} {args[1]} if {args[0]}.__class__ is not int "
-                f"else {ctx.call(node, args)}"]
+        kernel = ctx.call(node, args)
+        return [f"{outs[0]} = {args[0]} {op} {args[1]} if {args[0]}.__class__ is not int else "
+                + kernel]
     return rule
 
 
