@@ -15,7 +15,9 @@ gradient through a Tensor `while` is usually such a scan (the walk back over the
 The kernel computes what the per-trip NumPy calls compute, in the same order for each element,
 with the operations and number conventions of the fused elementwise kernels
 (runtime/fused_kernels.py), whose disk cache, compile lock, threading rules and warm-up
-(COMPILE_AFTER calls run the unfused loop first) it shares. Operands the kernel was not made for
+(the first calls run the unfused loop) it shares; a scan's warm-up ends after
+COMPILE_AFTER calls or COMPILE_AFTER_TRIPS trips, whichever comes first, as one call of a long
+loop costs as much as many calls of a short one. Operands the kernel was not made for
 (stacked inputs shorter than the trip count, a negative count) run the unfused loop, which
 gives its own answer or error.
 """
@@ -32,6 +34,9 @@ from . import fused_kernels
 from .fused_kernels import _array_type, _conform, _expression, _number, _operand_dtype
 
 KIND = "scan"  # the generator's name in the kernel cache's key
+# trips run unfused after which the next call compiles the kernel, however few the calls were:
+# about as many as fused_kernels.COMPILE_AFTER calls of a 20-trip loop make
+COMPILE_AFTER_TRIPS = 1000
 
 
 def lower(compiled):
@@ -101,8 +106,8 @@ def entry_point(program: ScanProgram):
 
 
 def make_scan_runner(program: ScanProgram):
-    """A function `run(length, *operands) -> tuple of outputs` for `program`: its first
-    COMPILE_AFTER calls run the unfused loop; later ones check the operands (converting the
+    """A function `run(length, *operands) -> tuple of outputs` for `program`: its first calls
+    (see the module doc) run the unfused loop; later ones check the operands (converting the
     carries and constants as the elementwise runners do), allocate the outputs and call the
     kernel, compiled (or loaded from the disk cache) on that first call."""
     nc, nx = program.n_carry, program.n_xs
@@ -138,15 +143,16 @@ def make_scan_runner(program: ScanProgram):
                 env["entry"] = entry_point(program)
         return env["entry"](*operands)
 
-    calls = 0
+    calls = trips = 0
 
-    def warm(*operands):
-        nonlocal calls
+    def warm(length, *operands):
+        nonlocal calls, trips
         calls += 1  # (threads may race here: then it compiles a call or two later)
-        if calls > fused_kernels.COMPILE_AFTER:
+        if calls > fused_kernels.COMPILE_AFTER or trips > COMPILE_AFTER_TRIPS:
             env["hot"] = True
-            return run(*operands)
-        return env["unfused"](*operands)
+            return run(length, *operands)
+        trips += max(int(length), 0)
+        return env["unfused"](length, *operands)
 
     env["entry"], env["warm"] = first_call, warm
     source = "\n".join(lines) + "\n"

@@ -147,6 +147,24 @@ def test_operands_the_kernel_was_not_made_for_run_the_unfused_loop():
                                   run.__globals__["unfused"](np.int64(3), c, a, m, b)[0])
 
 
+def test_the_warm_up_ends_after_a_number_of_calls_or_of_trips(monkeypatch):
+    x, w = _data(np.float32, (64,), 10), _data(np.float32, (64,), 11)
+    fn = ms.jit(ms.grad(sin_loop, grad_position=(0, 1)))
+    monkeypatch.setattr(fused_kernels, "COMPILE_AFTER", 1000)
+    monkeypatch.setattr(fused_loops, "COMPILE_AFTER_TRIPS", 30)
+    n = Tensor(np.array(25, np.int64))
+    outs = [fn(x, w, n)]
+    (node,) = scan_nodes(fn)
+    run = node.params["run"]
+    outs.append(fn(x, w, n))
+    assert not run.__globals__["hot"]  # 25 trips so far
+    outs.append(fn(x, w, n))
+    assert run.__globals__["hot"]  # after 50, the third call compiled the kernel
+    for out in outs[1:]:
+        for a, b in zip(out, outs[0]):
+            np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+
+
 def test_calls_from_several_threads_at_once_agree():
     x, w = _data(np.float32, (64,), 6), _data(np.float32, (64,), 7)
     n = Tensor(np.array(25, np.int64))
