@@ -11,9 +11,9 @@ derivative is arithmetic: the walk back over the tape then costs one call instea
 kernel calls per trip. Every node of the body must be fusible (compiler/fusion.FUSIBLE: the
 operations a compiled loop computes as NumPy does, bit for bit) and of one shape S, the shape
 of every carry and per-step output; the slices of the stacked inputs and the constants
-broadcast to S. Each element of the carries then depends on the same element of the inputs
-alone, trip after trip, so the kernel may run the whole trip loop for one element before it
-moves to the next, keeping the carries in registers.
+broadcast to S. Each element of a trip's results then depends on the same element of its
+inputs alone, so the kernel runs a trip as one loop nest over S, which the compiler may
+vectorise, and all the trips in one call.
 
 A `ScanProgram` holds, like fusion.FusedProgram, numbers and names of fusion's table only, never
 a user's string. The pass is pure (it works on a copy); it runs before elementwise fusion, which

@@ -2,15 +2,16 @@
 as one kernel for all its trips, instead of a few kernel calls per trip. The reverse half of a
 gradient through a Tensor `while` is usually such a scan (the walk back over the tape).
 
-    for i0 in range(out0.shape[0]):          # each element of the carries' shape
-        x0 = in0[i0]                         # its carries and constants, once
-        x4 = in4[i0]
-        for k in range(steps - 1, -1, -1):   # every trip, for that element
-            x2 = in2[k, i0]                  # the step's slices of the stacked inputs
+    for i0 in range(out0.shape[0]):
+        out0[i0] = in0[i0]                   # the carries start as their inputs
+    for k in range(steps - 1, -1, -1):       # every trip
+        for i0 in range(out0.shape[0]):      # each element of the carries' shape
+            x0 = out0[i0]                    # its carry, constants and step slices
+            x2 = in2[k, i0]
+            x4 = in4[i0]
             t0 = (x0 * np.float32(0.5))
             ...
-            x0, x1 = t4, t5                  # the new carries
-        out0[i0] = x0
+            out0[i0] = t4                    # its new carry
 
 The kernel computes what the per-trip NumPy calls compute, in the same order for each element,
 with the operations and number conventions of the fused elementwise kernels
@@ -45,18 +46,26 @@ def lower(compiled):
 
 
 def scan_kernel_source(structure: tuple, cache: bool) -> str:
-    """The Python source of `kernel(steps, in0, ..., out0, ...)` for a ScanProgram structure."""
+    """The Python source of `kernel(steps, in0, ..., out0, ...)` for a ScanProgram structure:
+    the carries start as copies of their inputs in the outputs; each trip then runs a loop nest
+    over S that reads an element's carries, constants and step slices, computes, and writes its
+    per-step outputs and new carries (the elements of one trip are independent, so the compiler
+    may vectorise that nest)."""
     inputs, nc, nx, ops, outputs, ndim, reverse, dtypes = structure
     index = [f"i{k}" for k in range(ndim)]
+    where = ", ".join(index) if index else "()"
     args = (["steps"] + [f"in{i}" for i in range(len(inputs))] +
             [f"out{j}" for j in range(len(outputs))])
     lines = ["import math", "", "import numpy as np", "from numba import njit", "", "",
              f"@njit(cache={cache}, error_model='numpy', nogil=True, boundscheck=False)",
              f"def kernel({', '.join(args)}):"]
-    indent = "    "
-    for k in range(ndim):
-        lines.append(f"{indent}for i{k} in range(out0.shape[{k}]):")
-        indent += "    "
+
+    def nest(indent: str) -> tuple[list[str], str]:
+        loops = []
+        for k in range(ndim):
+            loops.append(f"{indent}for i{k} in range(out0.shape[{k}]):")
+            indent += "    "
+        return loops, indent
 
     def at(i: int) -> list[str]:
         _, rank, broadcast = inputs[i]
@@ -67,25 +76,24 @@ def scan_kernel_source(structure: tuple, cache: bool) -> str:
         kind, value = operand
         return {"in": f"x{value}", "t": f"t{value}"}.get(kind) or _number(value, dtype)
 
-    for i in range(len(inputs)):
-        if not nc <= i < nc + nx:
-            where = at(i)
-            lines.append(f"{indent}x{i} = in{i}[{', '.join(where) if where else '()'}]")
+    loops, inner = nest("    ")
+    lines += loops + [f"{inner}out{c}[{where}] = in{c}[{where}]" for c in range(nc)]
     order = "range(steps - 1, -1, -1)" if reverse else "range(steps)"
-    lines.append(f"{indent}for k in {order}:")
-    inner = indent + "    "
-    for i in range(nc, nc + nx):
-        lines.append(f"{inner}x{i} = in{i}[{', '.join(['k'] + at(i))}]")
+    lines.append(f"    for k in {order}:")
+    loops, inner = nest("        ")
+    lines += loops
+    for i in range(len(inputs)):
+        if i < nc:
+            lines.append(f"{inner}x{i} = out{i}[{where}]")
+        else:
+            at_i = (["k"] if i < nc + nx else []) + at(i)
+            lines.append(f"{inner}x{i} = in{i}[{', '.join(at_i) if at_i else '()'}]")
     for j, op in enumerate(ops):
         refs = [ref(operand, _operand_dtype(op, ops, inputs)) for operand in op[1]]
         lines.append(f"{inner}t{j} = {_expression(op, refs)}")
     for y in range(nc, len(outputs)):
         lines.append(f"{inner}out{y}[{', '.join(['k'] + index)}] = {ref(outputs[y], dtypes[y])}")
-    lines.append(f"{inner}{', '.join(f'x{c}' for c in range(nc))}, = "
-                 f"{', '.join(ref(outputs[c], dtypes[c]) for c in range(nc))},")
-    where = ", ".join(index) if index else "()"
-    for c in range(nc):
-        lines.append(f"{indent}out{c}[{where}] = x{c}")
+    lines += [f"{inner}out{c}[{where}] = {ref(outputs[c], dtypes[c])}" for c in range(nc)]
     return "\n".join(lines) + "\n"
 
 
