@@ -2,16 +2,22 @@
 as one kernel for all its trips, instead of a few kernel calls per trip. The reverse half of a
 gradient through a Tensor `while` is usually such a scan (the walk back over the tape).
 
+    b0 = np.empty(out0.shape, np.float32)    # buffers of S: carries, slices, constants
+    ...
     for i0 in range(out0.shape[0]):
-        out0[i0] = in0[i0]                   # the carries start as their inputs
+        b0[i0] = in0[i0]                     # the carries start as their inputs
+        b4[i0] = in4[i0]                     # the constants, broadcast
     for k in range(steps - 1, -1, -1):       # every trip
-        for i0 in range(out0.shape[0]):      # each element of the carries' shape
-            x0 = out0[i0]                    # its carry, constants and step slices
-            x2 = in2[k, i0]
-            x4 = in4[i0]
+        for i0 in range(out0.shape[0]):
+            b2[i0] = in2[k, i0]              # the step's slices
+        for i0 in range(out0.shape[0]):      # each element: independent of the others
+            x0 = b0[i0]
+            ...
             t0 = (x0 * np.float32(0.5))
             ...
-            out0[i0] = t4                    # its new carry
+            b0[i0] = t4                      # its new carry
+    for i0 in range(out0.shape[0]):
+        out0[i0] = b0[i0]
 
 The kernel computes what the per-trip NumPy calls compute, in the same order for each element,
 with the operations and number conventions of the fused elementwise kernels
@@ -32,7 +38,14 @@ from cellgraph.compiler.fusion import FUSED_DTYPES
 from cellgraph.compiler.loop_fusion import ScanProgram
 
 from . import fused_kernels
-from .fused_kernels import _array_type, _conform, _expression, _number, _operand_dtype
+from .fused_kernels import (
+    _NP_TYPE,
+    _array_type,
+    _conform,
+    _expression,
+    _number,
+    _operand_dtype,
+)
 
 KIND = "scan"  # the generator's name in the kernel cache's key
 # trips run unfused after which the next call compiles the kernel, however few the calls were:
@@ -46,11 +59,12 @@ def lower(compiled):
 
 
 def scan_kernel_source(structure: tuple, cache: bool) -> str:
-    """The Python source of `kernel(steps, in0, ..., out0, ...)` for a ScanProgram structure:
-    the carries start as copies of their inputs in the outputs; each trip then runs a loop nest
-    over S that reads an element's carries, constants and step slices, computes, and writes its
-    per-step outputs and new carries (the elements of one trip are independent, so the compiler
-    may vectorise that nest)."""
+    """The Python source of `kernel(steps, in0, ..., out0, ...)` for a ScanProgram structure.
+    The carries, the constants and each step's slices are held in buffers of S that the kernel
+    allocates (contiguous, and known to alias nothing, so that the compiler vectorises the loop
+    nest over S that each trip runs; elements of one trip are independent); each trip copies
+    its slices in, then reads an element's carries and operands, computes, and writes its
+    per-step outputs and new carries."""
     inputs, nc, nx, ops, outputs, ndim, reverse, dtypes = structure
     index = [f"i{k}" for k in range(ndim)]
     where = ", ".join(index) if index else "()"
@@ -67,33 +81,37 @@ def scan_kernel_source(structure: tuple, cache: bool) -> str:
             indent += "    "
         return loops, indent
 
-    def at(i: int) -> list[str]:
+    def at(i: int) -> str:
         _, rank, broadcast = inputs[i]
         lead = ndim - rank
-        return ["0" if lead + k in broadcast else index[lead + k] for k in range(rank)]
+        at_i = (["k"] if nc <= i < nc + nx else []) + [
+            "0" if lead + k in broadcast else index[lead + k] for k in range(rank)]
+        return ", ".join(at_i) if at_i else "()"
 
     def ref(operand, dtype: str) -> str:
         kind, value = operand
         return {"in": f"x{value}", "t": f"t{value}"}.get(kind) or _number(value, dtype)
 
+    lines += [f"    b{i} = np.empty(out0.shape, {_NP_TYPE[dtype]})"
+              for i, (dtype, _, _) in enumerate(inputs)]
     loops, inner = nest("    ")
-    lines += loops + [f"{inner}out{c}[{where}] = in{c}[{where}]" for c in range(nc)]
+    lines += loops + [f"{inner}b{i}[{where}] = in{i}[{at(i)}]" for i in range(len(inputs))
+                      if not nc <= i < nc + nx]
     order = "range(steps - 1, -1, -1)" if reverse else "range(steps)"
     lines.append(f"    for k in {order}:")
+    if nx:
+        loops, inner = nest("        ")
+        lines += loops + [f"{inner}b{i}[{where}] = in{i}[{at(i)}]" for i in range(nc, nc + nx)]
     loops, inner = nest("        ")
-    lines += loops
-    for i in range(len(inputs)):
-        if i < nc:
-            lines.append(f"{inner}x{i} = out{i}[{where}]")
-        else:
-            at_i = (["k"] if i < nc + nx else []) + at(i)
-            lines.append(f"{inner}x{i} = in{i}[{', '.join(at_i) if at_i else '()'}]")
+    lines += loops + [f"{inner}x{i} = b{i}[{where}]" for i in range(len(inputs))]
     for j, op in enumerate(ops):
         refs = [ref(operand, _operand_dtype(op, ops, inputs)) for operand in op[1]]
         lines.append(f"{inner}t{j} = {_expression(op, refs)}")
     for y in range(nc, len(outputs)):
         lines.append(f"{inner}out{y}[{', '.join(['k'] + index)}] = {ref(outputs[y], dtypes[y])}")
-    lines += [f"{inner}out{c}[{where}] = {ref(outputs[c], dtypes[c])}" for c in range(nc)]
+    lines += [f"{inner}b{c}[{where}] = {ref(outputs[c], dtypes[c])}" for c in range(nc)]
+    loops, inner = nest("    ")
+    lines += loops + [f"{inner}out{c}[{where}] = b{c}[{where}]" for c in range(nc)]
     return "\n".join(lines) + "\n"
 
 

@@ -104,6 +104,19 @@ def test_second_order_and_broadcast_constants(dtype):
     both(ms.grad(ms.grad(f)), x, w, scans_expected=False)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_zero_d_carries(dtype):
+    def f(x, w, n):
+        i = 0
+        while i < n:
+            x = x * w + 0.5 * x - x * x * 0.01
+            i = i + 1
+        return x
+
+    n = Tensor(np.array(9, np.int64))
+    both(ms.grad(f, grad_position=(0, 1)), Tensor(dtype(0.7)), Tensor(dtype(1.1)), n)
+
+
 def _program(reverse: bool) -> ScanProgram:
     """carry c (f32[3]), stacked a (f32[k,3]) and m (bool[k,1]), constant b (f32[1]):
     c = select(m, c * a + b, max(c, b/0)); per step: c * 2 (a float) and c > a (a bool)."""
