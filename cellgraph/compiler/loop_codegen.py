@@ -47,8 +47,9 @@ def _alloc(ctx, aval: TensorType, steps: str) -> str:
             f"value=0)")
 
 
-def _exit_test(ctx, cond: Graph, args: list) -> list[str]:
-    """Lines that leave the loop when the condition graph says false."""
+def _exit_test(ctx, cond: Graph, args: list, bounds: dict) -> list[str]:
+    """Lines that leave the loop when the condition graph says false; `bounds` maps the index
+    of a loop-invariant parameter to the Python int it holds (see _int_bounds)."""
     last = cond.nodes[-1] if cond.nodes else None
     op = _COMPARISONS.get(last.callee.name) if last is not None else None
     if op is None or last.outputs[0] is not cond.outputs[0] or any(
@@ -57,7 +58,31 @@ def _exit_test(ctx, cond: Graph, args: list) -> list[str]:
         return lines + [f"if not {pred}:", "    break"]
     head = Graph(cond.name, cond.params, cond.nodes[:-1], list(last.inputs))
     lines, (a, b) = ctx.inline(head, args)
+    if bounds and all(_signed_int(x) for x in last.inputs):
+        params = {id(p): k for k, p in enumerate(cond.params)}
+        a, b = (bounds.get(params.get(id(x)), name) for x, name in zip(last.inputs, (a, b)))
     return lines + [f"if not ({a} {op} {b}):", "    break"]
+
+
+def _signed_int(atom) -> bool:
+    return atom.aval.shape == () and atom.aval.dtype.np.kind == "i"
+
+
+def _int_bounds(ctx, cond: Graph, args: list, m: int) -> tuple[list[str], dict]:
+    """The loop-invariant signed-integer scalars the condition compares with (a trip count
+    `n` in `while i < n`), each converted to a Python int once before the loop: comparing a
+    NumPy integer with a 0-d array makes a 0-d array per trip, with a Python int it does not,
+    and two integers compare the same either way."""
+    last = cond.nodes[-1] if cond.nodes else None
+    if last is None or last.callee.name not in _COMPARISONS or not all(
+            _signed_int(x) for x in last.inputs):
+        return [], {}
+    lines, bounds = [], {}
+    for k, p in enumerate(cond.params[m:], m):
+        if any(x is p for x in last.inputs):
+            bounds[k] = ctx.fresh()
+            lines.append(f"{bounds[k]} = int({args[k]})")
+    return lines, bounds
 
 
 def _while_code(ctx, node, args, outs):
@@ -72,8 +97,10 @@ def _while_code(ctx, node, args, outs):
         lines += [f"{trips} = 0", f"{cap} = {STACK_CAPACITY}"]
         lines += [f"{s} = {_alloc(ctx, y.aval, cap)}" for s, y in zip(stacks, per_trip)]
     body_lines, new = ctx.inline(body, state + consts)
+    bound_lines, bounds = _int_bounds(ctx, cond, state + consts, m)
+    lines += bound_lines
     lines.append("while True:")
-    lines += _indent(_exit_test(ctx, cond, state + consts) + body_lines)
+    lines += _indent(_exit_test(ctx, cond, state + consts, bounds) + body_lines)
     if per_trip:
         lines += [f"    if {trips} == {cap}:", f"        {cap} *= 2"]
         for s, y in zip(stacks, per_trip):
@@ -128,10 +155,15 @@ def _scalar_int(atom) -> bool:
 def _arithmetic_code(op: str):
     def rule(ctx, node, args, outs):
         out = node.outputs[0].aval
-        if all(_scalar_int(a) for a in node.inputs) and out.dtype.is_int and any(
-                not a.aval.weak for a in node.inputs):
+        if not (all(_scalar_int(a) for a in node.inputs) and out.dtype.is_int):
+            return [f"{outs[0]} = {ctx.call(node, args)}"]
+        if any(not a.aval.weak for a in node.inputs):
             return [f"{outs[0]} = {args[0]} {op} {args[1]}"]
-        return [f"{outs[0]} = {ctx.call(node, args)}"]
+        # both weak: both may be Python ints (a counter's first trip, `i = 0`), whose sum would
+        # stay a Python int; the kernel makes it the NumPy integer the operator then keeps
+        kernel = ctx.call(node, args)
+        return [f"{outs[0]} = {args[0]} {op} {args[1]} if {args[0]}.__class__ is not int else "
+                + kernel]
     return rule
 
 

@@ -42,6 +42,7 @@ import numpy as np
 from cellgraph import safe_io
 from cellgraph.compiler import codegen
 from cellgraph.compiler.fusion import FUSED_DTYPES, FusedProgram, fuse_elementwise
+from cellgraph.compiler.loop_fusion import fuse_scans
 
 ENABLED = True  # False: bind graphs unfused even where numba is installed
 # calls of a fused node that run its nodes unfused before its kernel is compiled: a graph run a
@@ -55,7 +56,7 @@ _lock = threading.RLock()
 # calls the kernel compiled for that layout, whose inner loop the compiler vectorises (the
 # test costs about as much as a few small elements take to compute)
 CONTIGUOUS_SIZE = 4096
-_kernels: dict = {}  # structure -> compiled numba dispatcher (this process)
+_kernels: dict = {}  # (kind, structure) -> compiled numba dispatcher (this process)
 # total seconds spent compiling (or loading from the disk cache) kernels in this process, and
 # how many: what the bench reports as compile time
 STATS = {"compile_s": 0.0, "kernels": 0}
@@ -68,14 +69,18 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def lower(compiled):
-    """`compiled` with its graph's elementwise runs fused (a Compiled with the new graph and
+def lower(compiled, make_scan_runner=None):
+    """`compiled` with its graph's elementwise runs fused, and its elementwise scans first when
+    `make_scan_runner` is given (runtime/fused_loops.py) (a Compiled with the new graph and
     module, the fused module's source as stage "fused"), or `compiled` itself when numba is
     missing, fusion is off or nothing fuses."""
     if not ENABLED or not available():
         return compiled
-    graph, count = fuse_elementwise(compiled.graph, make_runner)
-    if not count:
+    graph, loops = compiled.graph, 0
+    if make_scan_runner is not None:
+        graph, loops = fuse_scans(graph, make_scan_runner)
+    graph, count = fuse_elementwise(graph, make_runner)
+    if not count + loops:
         return compiled
     module = codegen.generate(graph)
     stages = {**compiled.stages, "fused": module.source}
@@ -206,45 +211,47 @@ def cache_dir() -> str:
     return os.path.join(root, "fused")
 
 
-def structure_key(structure: tuple) -> str:
-    text = repr((KERNEL_VERSION, sys.version_info[:2], np.__version__, structure))
+def structure_key(structure: tuple, kind: str = "elementwise") -> str:
+    parts = (KERNEL_VERSION, sys.version_info[:2], np.__version__, structure)
+    text = repr(parts if kind == "elementwise" else (kind,) + parts)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def compiled_kernel(structure: tuple):
-    """The numba dispatcher of `structure`'s kernel: from this process's table, else from the
-    disk cache's source file (numba loads its machine code when it is there), else generated
-    and written there first."""
-    kernel = _kernels.get(structure)
+def compiled_kernel(structure: tuple, source=None, kind: str = "elementwise"):
+    """The numba dispatcher of `structure`'s kernel, its source made by `source(structure,
+    cache)` (kernel_source by default; `kind` names the generator, in the cache key): from this
+    process's table, else from the disk cache's source file (numba loads its machine code when
+    it is there), else generated and written there first."""
+    key = (kind, structure)
+    kernel = _kernels.get(key)
     if kernel is not None:
         return kernel
     with _lock:
-        kernel = _kernels.get(structure)
+        kernel = _kernels.get(key)
         if kernel is None:
             start = time.perf_counter()
-            kernel = _load(structure)
+            kernel = _load(structure, source or kernel_source, kind)
             STATS["compile_s"] += time.perf_counter() - start
             STATS["kernels"] += 1
-            _kernels[structure] = kernel
+            _kernels[key] = kernel
     return kernel
 
 
-def _load(structure: tuple):
-    digest = structure_key(structure)
+def _load(structure: tuple, source, kind: str):
+    digest = structure_key(structure, kind)
     try:
-        return _load_file(structure, digest)
+        return _load_file(source(structure, cache=True), digest)
     except OSError:  # no writable cache folder: this process compiles it in memory
         namespace: dict = {}
-        source = kernel_source(structure, cache=False)
-        exec(compile(source, f"<cellgraph:fused:{digest}>", "exec"), namespace)  # noqa: S102
+        text = source(structure, cache=False)
+        exec(compile(text, f"<cellgraph:fused:{digest}>", "exec"), namespace)  # noqa: S102
         return namespace["kernel"]
 
 
-def _load_file(structure: tuple, digest: str):
+def _load_file(source: str, digest: str):
     directory = cache_dir()
     os.makedirs(directory, exist_ok=True)
     path = safe_io.contained(directory, f"k_{digest}.py")
-    source = kernel_source(structure, cache=True)
     try:
         with open(path, encoding="utf-8") as f:
             present = f.read() == source
