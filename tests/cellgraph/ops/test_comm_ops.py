@@ -154,7 +154,8 @@ def test_neighbor_exchange_v2_checks_ranks_against_the_group_when_made(attrs, er
     ({"recv_rank_ids": [-1, 0, -1, -1, -1, -1, -1, -1]}, ValueError,
      ("recv_rank_ids[0] and recv_rank_ids[2] can not be -1, or recv_rank_ids[1] must be -1. "
       "But got recv_rank_ids[0]: -1, recv_rank_ids[2]: -1, and recv_rank_ids[1]: 0.")),
-    ({"data_format": "NHWC"}, ValueError, "attr 'data_format' only support NCHW now, but got NHWC."),
+    ({"data_format": "NHWC"}, ValueError,
+     "attr 'data_format' only support NCHW now, but got NHWC."),
     ({"send_lens": [33, 0, 0, 0]}, ValueError,
      ("attr send_lens[0] must be less than or equal to input size in H dim, but got "
       "send_lens[0]:33, input size in H dim: 32.")),

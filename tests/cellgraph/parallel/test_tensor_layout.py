@@ -1,7 +1,8 @@
-"""`parallel._tensor`: a parameter put back together from the slices every device holds, by
-its device matrix and tensor map; layouts for transforming checkpoints (optimizer sharding,
-two layouts over one number of devices) and the transform operators on NumPy slices. Expected values recorded from MindSpore 2.10 (the highest
-rank's copy of a slice held by several devices is the one kept)."""
+"""`parallel._tensor`: a parameter put back together from the slices every device holds, by its
+device matrix and tensor map; layouts for transforming checkpoints (optimizer sharding, two
+layouts over one number of devices) and the transform operators on NumPy slices. Expected values
+recorded from MindSpore 2.10 (the highest rank's copy of a slice held by several devices is the
+one kept)."""
 from __future__ import annotations
 
 import re
