@@ -12,6 +12,9 @@ tests compare them operator for operator, so the steps are MindSpore's:
    a slice where the axis moves to another dimension.
 4. Reshapes from the source slice to the refined one and from the refined target slice back.
 
+Layouts that cannot be refined to a common one go through the whole tensor: gathered under
+the source's device matrix, reshaped, and the target's slice cut from it.
+
 A gather followed by its Split and Concat is written ("AllConcat", ranks + [axis]).
 
     >>> transform_operators(((8,), (0, -1), (32, 256)), ((4, 2), (1, -1), (32, 256)),
@@ -446,6 +449,17 @@ def _all_concats(ops: list) -> list:
     return out
 
 
+def _through_repeated(src: Layout, dst: Layout, device_list, rank: int) -> list:
+    """Where the layouts cannot be unified: gather the whole tensor under the source's device
+    matrix, reshape it to the target's, and cut the target's slice from it."""
+    src_whole = Layout.make(src.dev_origin, [-1] * len(src.shape), src.shape)
+    dst_whole = Layout.make(dst.dev_origin, [-1] * len(dst.shape), dst.shape)
+    ops = _Builder(src, src_whole.tensor_map, device_list, rank).run()
+    if src_whole.slice_shape() != dst_whole.slice_shape():
+        ops.append(("Reshape", dst_whole.slice_shape()))
+    return ops + _Builder(dst_whole, dst.tensor_map, device_list, rank).run()
+
+
 def transform_operators(from_layout, to_layout, device_list, rank: int) -> list:
     """[(name, arguments)] turning `rank`'s slice under `from_layout` into its slice under
     `to_layout`, each (device matrix, tensor map, full shape) over the ranks `device_list`."""
@@ -459,9 +473,7 @@ def transform_operators(from_layout, to_layout, device_list, rank: int) -> list:
     try:
         src, dst = _unify(src_origin.squeezed(), dst_origin.squeezed())
     except _NotExpandable:
-        raise ValueError(f"Cannot redistribute a tensor from layout {from_layout} to layout "
-                         f"{to_layout}: their device matrices and shapes cannot be unified") \
-            from None
+        return _all_concats(_through_repeated(src_origin, dst_origin, device_list, rank))
     ops = _Builder(src, dst.tensor_map, device_list, rank).run()
     if not ops:
         if src_origin.slice_shape() != dst_origin.slice_shape():

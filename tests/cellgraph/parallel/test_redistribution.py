@@ -78,6 +78,18 @@ def test_operators_follow_mindspore_s_table_order():
     assert sorted(order) == list(range(7)) and sorted(table.values()) == [6, 8, 10]
 
 
+@pytest.mark.parametrize("src, dst, devices, expected", [
+    # device matrices with no common refinement: through the whole tensor
+    (((2, 3), (1, 0), (6, 6)), ((3, 2), (1, 0), (6, 6)), 6,
+     [("AllConcat", [1, 4, 0]), ("AllConcat", [0, 1, 2, 1]), ("StridedSlice", [0, 0, 2, 6, 1, 1]),
+      ("StridedSlice", [0, 3, 2, 6, 1, 1])]),
+    (((2,), (0, -1), (6, 4)), ((2,), (-1, 0), (4, 6)), 2,
+     [("AllConcat", [0, 1, 0]), ("Reshape", [4, 6]), ("StridedSlice", [0, 3, 4, 6, 1, 1])]),
+])
+def test_layouts_without_a_common_refinement_as_mindspore(src, dst, devices, expected):
+    assert _transform_tensor_by_layout(src, dst, list(range(devices)), 1) == expected
+
+
 def test_same_layout_needs_no_operators():
     """Also when the layouts differ only where a dimension has size 1 (MindSpore answers [] in
     a fresh process, and a pair of reshapes that undo each other once it has transformed
@@ -119,8 +131,8 @@ def _slice(full: np.ndarray, layout, rank: int) -> np.ndarray:
 def _random_layout(rng, devices: int, shape):
     factors = []
     while np.prod(factors, dtype=int) < devices:
-        factors.append(int(rng.choice([f for f in (2, 4) if devices % (np.prod(factors,
-                                                                         dtype=int) * f) == 0])))
+        done = np.prod(factors, dtype=int)
+        factors.append(int(rng.choice([f for f in (2, 3, 4) if devices % (done * f) == 0])))
     if rng.random() < 0.3:
         factors.insert(int(rng.integers(len(factors) + 1)), 1)
     tensor_map = []
@@ -134,8 +146,8 @@ def _random_layout(rng, devices: int, shape):
 @pytest.mark.parametrize("seed", range(40))
 def test_every_rank_gets_its_target_slice(seed):
     rng = np.random.default_rng(seed)
-    devices = int(rng.choice([4, 8, 16]))
-    shape = [(16, 8), (8, 4, 8), (32,), (2, 8, 1, 8), (1, 16, 4)][seed % 5]
+    devices = int(rng.choice([4, 8, 16, 6, 12]))
+    shape = [(24, 8), (12, 4, 8), (48,), (6, 8, 1, 8), (1, 24, 4)][seed % 5]
     src, dst = _random_layout(rng, devices, shape), _random_layout(rng, devices, shape)
     full = np.arange(np.prod(shape)).reshape(shape)
     for rank in range(devices):
