@@ -353,8 +353,11 @@ class _Builder:
         return self.dev[len(self.dev) - 1 - axis]
 
     def _emit(self, op) -> None:
+        """`op`, or for None (one rank along the axis: nothing to do) the previous operator
+        again, as MindSpore's operator builder does."""
         self.last = op if op is not None else self.last
-        self.ops.append(self.last)
+        if self.last is not None:
+            self.ops.append(self.last)
 
     def split(self, count: int, dim: int, axis: int) -> None:
         self.count += 1
