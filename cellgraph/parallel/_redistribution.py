@@ -343,7 +343,6 @@ class _Builder:
         self.device_list, self.rank = list(device_list), rank
         self.pending = _PendingTable(enumerate(layout.tensor_map))  # dimension -> device axis
         self.ops: list = []
-        self.last = None  # an operator needing no communication repeats the previous one
         self.count = 0
 
     def _group(self, axis: int) -> list:
@@ -353,11 +352,10 @@ class _Builder:
         return self.dev[len(self.dev) - 1 - axis]
 
     def _emit(self, op) -> None:
-        """`op`, or for None (one rank along the axis: nothing to do) the previous operator
-        again, as MindSpore's operator builder does."""
-        self.last = op if op is not None else self.last
-        if self.last is not None:
-            self.ops.append(self.last)
+        """`op`; None (a single rank along the axis) adds nothing. (MindSpore's builder would
+        repeat its previous operator there, but its layouts never keep an axis of size 1.)"""
+        if op is not None:
+            self.ops.append(op)
 
     def split(self, count: int, dim: int, axis: int) -> None:
         self.count += 1
