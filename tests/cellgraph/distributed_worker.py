@@ -547,6 +547,7 @@ def main() -> None:
     task, out = sys.argv[1], Path(sys.argv[2])
     from cellgraph.communication import get_group_size, get_rank, init
 
+    ms.set_context(mode=ms.GRAPH_MODE)  # as MindSpore's parallel programs run
     init()
     TASKS[task](out, get_rank(), get_group_size(), *(int(a) for a in sys.argv[3:]))
 

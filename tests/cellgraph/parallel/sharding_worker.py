@@ -285,6 +285,7 @@ def main() -> None:
     from cellgraph.communication import get_group_size, get_rank, init
 
     task, out = sys.argv[1], Path(sys.argv[2])
+    ms.set_context(mode=ms.GRAPH_MODE)  # sharding compiles the graph
     init()
     rank, size = get_rank(), get_group_size()
     if task == "reload":  # reload OUT_DIR MODELS SOURCE_DIR SOURCE_RANKS
