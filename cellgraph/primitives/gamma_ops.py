@@ -14,6 +14,7 @@ import numbers
 from . import dtype as dt
 from .array_ops import broadcast_to
 from .batching import batch_size, broadcasting_rule, same_shape_rule, to_front
+from .check_convert import check_tensor_dtype
 from .core import FLOAT, Primitive, TensorType, abstract_of, broadcast_shapes, value_input
 from .errors import ArgumentValueError, DTypeError
 from .exports import export, export_class
@@ -122,9 +123,7 @@ def _zeta_type(x: TensorType, q: TensorType) -> TensorType:
     if x.dtype != q.dtype:
         raise DTypeError(f"For primitive[Zeta], the input type must be same.\n"
                          f"name:[q]:Tensor[{q.dtype}].\nname:[x]:Tensor[{x.dtype}].")
-    if x.dtype not in (dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[Zeta], the input argument[q] must be a type of "
-                         f"{{Tensor[Float32], Tensor[Float64]}}, but got Tensor[{q.dtype}].")
+    check_tensor_dtype("Zeta", "q", q.dtype, (dt.float32, dt.float64))
     if x.shape != q.shape:
         raise ArgumentValueError(f"ZetaShape of x{x.shape} are not consistent with the shape "
                                  f"q{q.shape}".replace(",)", ")"))

@@ -7,6 +7,7 @@ from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.creation import arange
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.core import abstract_of, prims
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -312,10 +313,7 @@ def iou(anchor_boxes, gt_boxes, mode="iou"):
     check_iou_mode(mode)
     a, g = abstract_of(anchor_boxes), abstract_of(gt_boxes)
     for aval in (a, g):
-        if aval.dtype not in _IOU_TYPES:
-            raise DTypeError(f"For primitive[IOU], the input argument[x] must be a type of "
-                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{aval.dtype}].")
+        check_tensor_dtype("IOU", "x", aval.dtype, _IOU_TYPES)
     if a.dtype != g.dtype:
         raise DTypeError("For primitive[IOU], the input type must be same.")
     for name, aval in (("anchor_boxes", a), ("gt_boxes", g)):

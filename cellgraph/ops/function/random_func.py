@@ -13,6 +13,7 @@ from cellgraph.ops.function.array_func.attributes import _ndim, _shape
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import cumsum
@@ -341,11 +342,7 @@ def poisson_counts(shape, rate, key, dtype):
         raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
                          f"type of {{Float16, Float32, Float64, Int32, Int64}}, but got "
                          f"{type(rate).__name__}.")
-    rate_dtype = abstract_of(rate).dtype
-    if rate_dtype not in _POISSON_TYPES:
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
-                         f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64], "
-                         f"Tensor[Int32], Tensor[Int64]}}, but got Tensor[{rate_dtype}].")
+    check_tensor_dtype("RandomPoisson", "rate", abstract_of(rate).dtype, _POISSON_TYPES)
     if dtype not in _POISSON_TYPES:
         raise DTypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, "
                          f"mindspore.int32, mindspore.float16, mindspore.float32, "

@@ -11,6 +11,7 @@ import numpy as np
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.gamma_ops import lgamma
@@ -69,10 +70,7 @@ def betainc(a, b, x):
     op = "Betainc"
     types = [_tensor(v, op, name) for v, name in ((a, "a"), (b, "b"), (x, "x"))]
     for value, name in zip(types, "abx"):
-        if value.dtype not in (dt.float32, dt.float64):
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
-                             f"{{Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{value.dtype}].")
+        check_tensor_dtype(op, name, value.dtype, (dt.float32, dt.float64))
     if len({t.dtype for t in types}) != 1:
         raise DTypeError(f"For primitive[{op}], the input type must be same.")
     for value, name in zip(types[1:], "bx"):
