@@ -57,10 +57,7 @@ for _prim in (lgamma, digamma, polygamma_p, erfinv):
 
 def _igamma_type(a: TensorType, x: TensorType) -> TensorType:
     for name, t in (("a", a), ("x", x)):
-        if t.dtype.name not in ("float32", "float64"):
-            raise DTypeError(f"For primitive[Igamma], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{t.dtype}].")
+        check_tensor_dtype("Igamma", name, t.dtype, (dt.float32, dt.float64))
     if a.dtype != x.dtype:
         raise DTypeError(f"For primitive[Igamma], the input type must be same.\nname:[a]:"
                          f"Tensor[{a.dtype}].\nname:[x]:Tensor[{x.dtype}].")

@@ -186,3 +186,19 @@ def test_adam_rounds_its_moments_as_mindspore_s_cpu_kernel():
     one = np.float32(1)
     np.testing.assert_array_equal(m.asnumpy(), m0 + (g - m0) * (one - np.float32(0.9)))
     np.testing.assert_array_equal(v.asnumpy(), v0 + (g * g - v0) * (one - np.float32(0.999)))
+
+
+def test_sgd_names_its_primitive_and_a_parameter_as_mindspore():
+    accum, stat = param([1.0, 1.0], "accum"), Tensor(np.ones(2, np.float32))
+    ints = Parameter(Tensor(np.ones(2, np.int32)), name="ints")
+    with pytest.raises(TypeError) as info:
+        ops.SGD()(ints, Tensor(np.ones(2, np.int32)), Tensor(0.1), accum, Tensor(0.1), stat)
+    assert str(info.value).split("\n")[0] == (
+        "For primitive[SGD], the input argument[parameters] must be a type of {Tensor[Float16], "
+        "Tensor[Float32]}, but got Ref[Tensor[Int32]].")
+    with pytest.raises(TypeError) as info:
+        ops.SGD()(param([1.0, 1.0], "p"), Tensor(np.ones(2, np.int32)), Tensor(0.1), accum,
+                  Tensor(0.1), stat)
+    assert str(info.value).split("\n")[0] == (
+        "For primitive[SGD], the input argument[gradient] must be a type of {Tensor[Float16], "
+        "Tensor[Float32]}, but got Tensor[Int32].")

@@ -331,10 +331,7 @@ def poisson_counts(shape, rate, key, dtype):
         raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
                          f"type of {{Int32, Int64}}, but got {type(shape).__name__}.")
     shape_aval = abstract_of(shape)
-    if shape_aval.dtype not in (dt.int32, dt.int64):
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
-                         f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
-                         f"Tensor[{shape_aval.dtype}].")
+    check_tensor_dtype("RandomPoisson", "shape", shape_aval.dtype, (dt.int32, dt.int64))
     if shape_aval.ndim != 1:
         raise ShapeError(f"For RandomPoisson, the argument[shape] must be a 1-D tensor, but got "
                          f"{shape_aval.ndim}-D")
@@ -402,10 +399,8 @@ def categorical_draw(logits, num_sample, seed, dtype, streams: dict | None):
     num_sample = _int_scalar(num_sample, "num_sample")
     seed = _int_scalar(seed, "seed")
     aval = abstract_of(logits)
-    if aval.dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[RandomCategorical], the input argument[logits] must be "
-                         f"a type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
-                         f"got Tensor[{aval.dtype}].")
+    check_tensor_dtype("RandomCategorical", "logits", aval.dtype,
+                       (dt.float16, dt.float32, dt.float64))
     if aval.ndim != 2:
         raise ShapeError("logits shape size only support 2D")
     if num_sample <= 0:

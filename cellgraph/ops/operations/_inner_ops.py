@@ -8,6 +8,7 @@ from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import tensor_dtype_error
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentError, DTypeError, RunError, ShapeError
 
@@ -248,9 +249,8 @@ class AntiQuant(PrimitiveClass):
         from cellgraph.primitives.errors import UnsupportedError
 
         if not is_tensor(x) or x.dtype != mstype.int8:
-            got = f"Tensor[{x.dtype}]" if is_tensor(x) else type(x).__name__
-            raise DTypeError(f"For primitive[AntiQuant], the input argument[input_x] must be a "
-                             f"type of {{Tensor[Int8]}}, but got {got}.")
+            raise tensor_dtype_error("AntiQuant", "input_x", (mstype.int8,),
+                                     x.dtype if is_tensor(x) else type(x).__name__)
         for name, value in (("scale", scale), ("offset", offset)):
             if not is_tensor(value):
                 kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(value),

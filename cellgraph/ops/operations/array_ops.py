@@ -99,6 +99,7 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import TensorType, abstract_of, normalize_axis, value_input
 from cellgraph.primitives.errors import (
@@ -139,9 +140,7 @@ def _fill_v2(shape, value):
     so in a graph they must be known when it is built."""
     if is_tensor(shape) and not isinstance(shape, np.ndarray):
         aval = abstract_of(shape)
-        if aval.dtype not in (dt.int32, dt.int64):
-            raise DTypeError(f"For primitive[FillV2], the input argument[shape] must be a type of "
-                             f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{aval.dtype}].")
+        check_tensor_dtype("FillV2", "shape", aval.dtype, (dt.int32, dt.int64))
         if aval.ndim != 1:
             raise ArgumentValueError("For Primitive[FillV2], Shape of shape value only could be "
                                      "one-dimensional")
@@ -876,8 +875,8 @@ def _unravel_index(indices, dims):
     op = "For primitive[UnravelIndex]"
     for name, value in (("dims", dims), ("indices", indices)):
         if not is_tensor(value) or abstract_of(value).dtype not in (dt.int32, dt.int64):
-            raise DTypeError(f"{op}, the input argument[{name}] must be a type of "
-                             f"{{Tensor[Int32], Tensor[Int64]}}, but got {_tensor_type(value)}.")
+            raise tensor_dtype_error("UnravelIndex", name, (dt.int32, dt.int64),
+                                     _tensor_type(value))
     if abstract_of(indices).dtype != abstract_of(dims).dtype:
         raise DTypeError(f"{op}, the input type must be same.")
     if abstract_of(dims).ndim != 1:
@@ -954,9 +953,8 @@ def _check_numerics(x):
     """`x`, a float Tensor, unchanged; a NaN or an infinity in it is MindSpore's RuntimeError
     when it runs."""
     if not is_tensor(x) or abstract_of(x).dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[CheckNumerics], the input argument[x] must be a type "
-                         f"of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"{_tensor_type(x)}.")
+        raise tensor_dtype_error("CheckNumerics", "x", (dt.float16, dt.float32, dt.float64),
+                                 _tensor_type(x))
     for test, what in ((isnan, "count of NaN values"), (isinf, "count of Inf values")):
         check_range(F.reduce_sum(F.cast(test(x), dt.int32)), low=0, high=1, what=what,
                     op="CheckNumerics", error="runtime")
@@ -1100,8 +1098,7 @@ class EditDistance(PrimitiveClass):
                             ("hypothesis_shape", hypothesis_shape),
                             ("truth_indices", truth_indices), ("truth_shape", truth_shape)):
             if not is_tensor(value) or abstract_of(value).dtype != dt.int64:
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{Tensor[Int64]}}, but got {_tensor_type(value)}.")
+                raise tensor_dtype_error(op, name, (dt.int64,), _tensor_type(value))
         if abstract_of(hypothesis_values).dtype != abstract_of(truth_values).dtype:
             raise DTypeError(f"Dtype of hypothesis_values and truth_values must be the same, but "
                              f"got hypothesis_values: {_tensor_type(hypothesis_values)}, "

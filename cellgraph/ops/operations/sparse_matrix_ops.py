@@ -13,6 +13,7 @@ import numpy as np
 
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
@@ -24,19 +25,12 @@ _VALUE_DTYPES = ("Complex128", "Complex64", "Float32", "Float64")
 
 def _check_values(op: str, **tensors) -> None:
     for name, value in tensors.items():
-        dtype = str(abstract_of(value).dtype)
-        if dtype not in _VALUE_DTYPES:
-            allowed = ", ".join(f"Tensor[{d}]" for d in _VALUE_DTYPES)
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{{allowed}}}, but got Tensor[{dtype}].")
+        check_tensor_dtype(op, name, abstract_of(value).dtype, _VALUE_DTYPES)
 
 
 def _check_index_parts(op: str, **tensors) -> None:
     for name, value in tensors.items():
-        dtype = str(abstract_of(value).dtype)
-        if dtype not in ("Int32", "Int64"):
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+        check_tensor_dtype(op, name, abstract_of(value).dtype, ("Int32", "Int64"))
 
 
 def csr_coordinates(op: str, dense_shape, batch_pointers, row_pointers, col_indices):

@@ -11,6 +11,7 @@ import numpy as np
 
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
@@ -51,10 +52,7 @@ def _check_positions_int64(op: str, x1_indices, x1_shape, x2_indices, x2_shape) 
     """MindSpore's check that both operands' indices and shapes are int64 Tensors."""
     for name, value in (("x1_indices", x1_indices), ("x1_shape", x1_shape),
                         ("x2_indices", x2_indices), ("x2_shape", x2_shape)):
-        dtype = str(abstract_of(value).dtype)
-        if dtype != "Int64":
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+        check_tensor_dtype(op, name, abstract_of(value).dtype, ("Int64",))
 
 
 def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):

@@ -12,6 +12,7 @@ from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_ten
 from cellgraph.ops.function.array_func.creation import arange, meshgrid
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.exports import export
@@ -29,10 +30,7 @@ def linspace(start, end, steps):
     end = end if is_tensor(end) else _const(np.asarray(end, np.float32), dt.float32)
     for what, value in (("start", start), ("stop", end)):
         aval = abstract_of(value)
-        if aval.dtype not in (dt.float32, dt.float64):
-            raise DTypeError(f"For primitive[LinSpace], the input argument[{what} type] must be a "
-                             f"type of {{Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{aval.dtype}].")
+        check_tensor_dtype("LinSpace", f"{what} type", aval.dtype, (dt.float32, dt.float64))
         if aval.ndim != 0:
             raise ArgumentValueError(f"For primitive[LinSpace], the rank of '{what}' must be "
                                      f"equal to 0, but got {aval.ndim}.")
