@@ -200,10 +200,11 @@ def _ctc_loss_type(x, labels_indices, labels_values, sequence_length,
                    preprocess_collapse_repeated=False, ctc_merge_repeated=True,
                    ignore_longer_outputs_than_inputs=False):
     op = "CTCLoss"
-    for name, t, allowed in (("x", x, (dt.float16, dt.float32, dt.float64)),
-                             ("labels_indices", labels_indices, (dt.int64,)),
+    # in MindSpore's order, which checks the logits (its `inputs`) last
+    for name, t, allowed in (("labels_indices", labels_indices, (dt.int64,)),
                              ("labels_values", labels_values, (dt.int32,)),
-                             ("sequence_length", sequence_length, (dt.int32,))):
+                             ("sequence_length", sequence_length, (dt.int32,)),
+                             ("inputs", x, (dt.float16, dt.float32, dt.float64))):
         check_tensor_dtype(op, name, t.dtype, allowed)
     for name, t, rank in (("x", x, 3), ("labels_indices", labels_indices, 2),
                           ("labels_values", labels_values, 1),

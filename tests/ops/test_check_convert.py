@@ -1,0 +1,94 @@
+"""MindSpore's dtype TypeError, built in one place: the allowed Tensor types listed in the order
+of their names (as MindSpore's set of names keeps them), the type got as MindSpore spells it;
+and operations whose messages listed them in another order now say what MindSpore says."""
+import re
+
+import numpy as np
+import pytest
+
+from cellgraph import Tensor, dtype as mstype, ops
+from cellgraph.ops.operations import _embedding_cache_ops, image_ops, sparse_ops
+from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
+
+
+def test_the_message_lists_the_allowed_types_by_name():
+    error = tensor_dtype_error("Abs", "x", (mstype.int8, mstype.float32, "Int16", mstype.uint8),
+                               mstype.bool_)
+    assert isinstance(error, TypeError)
+    assert str(error) == ("For primitive[Abs], the input argument[x] must be a type of "
+                          "{Tensor[Float32], Tensor[Int16], Tensor[Int8], Tensor[UInt8]}, but "
+                          "got Tensor[Bool].")
+
+
+def test_what_was_got_is_shown_as_given_when_it_is_not_a_dtype():
+    error = tensor_dtype_error("SGD", "parameters", (mstype.float16,), "Ref[Tensor[Int32]]")
+    assert str(error).endswith("{Tensor[Float16]}, but got Ref[Tensor[Int32]].")
+
+
+def test_check_passes_an_allowed_dtype_through():
+    assert check_tensor_dtype("Abs", "x", mstype.float32, (mstype.float32,)) is mstype.float32
+    assert check_tensor_dtype("Abs", "x", mstype.int32, ("Int32", "Int64")) is mstype.int32
+    with pytest.raises(TypeError, match=re.escape("{Tensor[Int32], Tensor[Int64]}, but got "
+                                                  "Tensor[Float32].")):
+        check_tensor_dtype("Abs", "x", mstype.float32, ("Int64", "Int32"))
+
+
+def _raises(call, message):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).split("\n")[0] == message
+
+
+def test_max_pool_with_argmax_lists_its_types_as_mindspore():
+    _raises(lambda: ops.MaxPoolWithArgmax(kernel_size=1)(Tensor(np.zeros((1, 1, 2, 2), np.int32))),
+            "For primitive[MaxPoolWithArgmax], the input argument[input] must be a type of "
+            "{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int64], "
+            "Tensor[Int8], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]}, but "
+            "got Tensor[Int32].")
+
+
+def test_sparse_segment_sum_lists_its_types_as_mindspore():
+    ids = Tensor(np.array([0, 1], np.int32))
+    _raises(lambda: sparse_ops.SparseSegmentSum()(Tensor(np.zeros((3, 2), np.bool_)), ids, ids),
+            "For primitive[SparseSegmentSum], the input argument[x] must be a type of "
+            "{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
+            "Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt8]}, but got Tensor[Bool].")
+
+
+def test_resize_area_and_scale_and_translate_list_their_types_as_mindspore():
+    images, size = Tensor(np.zeros((1, 2, 2, 1), np.bool_)), Tensor(np.array([1, 1], np.int32))
+    _raises(lambda: image_ops.ResizeArea()(images, size),
+            "For primitive[ResizeArea], the input argument[images] must be a type of "
+            "{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
+            "Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt8]}, but got Tensor[Bool].")
+    pair = Tensor(np.array([1, 1], np.float32))
+    _raises(lambda: image_ops.ScaleAndTranslate()(images, size, pair, pair),
+            "For primitive[ScaleAndTranslate], the input argument[images] must be a type of "
+            "{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
+            "Tensor[Int64], Tensor[Int8]}, but got Tensor[Bool].")
+
+
+def test_map_uniform_says_what_mindspore_says():
+    _raises(lambda: _embedding_cache_ops.MapUniform()(Tensor(np.zeros(2, np.float32)), 2, 2),
+            "For primitive[MapUniform], the input argument[input] must be a type of "
+            "{Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8]}, but got "
+            "Tensor[Float32].")
+
+
+def test_a_type_rules_message_naming_its_primitive_is_not_prefixed_again():
+    ints = Tensor(np.zeros(2, np.int32))
+    _raises(lambda: ops.Zeta()(ints, ints),
+            "For primitive[Zeta], the input argument[q] must be a type of {Tensor[Float32], "
+            "Tensor[Float64]}, but got Tensor[Int32].")
+
+
+def test_ctc_loss_checks_the_labels_before_its_inputs_as_mindspore():
+    logits = Tensor(np.zeros((2, 1, 3), np.int32))
+    indices, values = Tensor(np.array([[0, 0]], np.int64)), Tensor(np.array([1], np.int32))
+    lengths = Tensor(np.array([2], np.int32))
+    _raises(lambda: ops.CTCLoss()(logits, indices, values, lengths),
+            "For primitive[CTCLoss], the input argument[inputs] must be a type of "
+            "{Tensor[Float16], Tensor[Float32], Tensor[Float64]}, but got Tensor[Int32].")
+    _raises(lambda: ops.CTCLoss()(logits, indices, Tensor(np.array([1], np.int64)), lengths),
+            "For primitive[CTCLoss], the input argument[labels_values] must be a type of "
+            "{Tensor[Int32]}, but got Tensor[Int64].")
