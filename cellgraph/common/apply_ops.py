@@ -16,7 +16,7 @@ from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import tensor_dtype_error
+from cellgraph.primitives.check_convert import not_tensor_error, tensor_dtype_error
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -222,9 +222,10 @@ class SGD(_UpdateClass):
 def _float_tensor(op: str, name: str, value) -> None:
     """MindSpore's dtype check of an update's inputs: Tensors of float16 or float32."""
     dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        raise not_tensor_error(op, name, value)
     if dtype not in (dt.float16, dt.float32):
-        got = type(value).__name__ if dtype is None else \
-            f"Ref[Tensor[{dtype}]]" if is_parameter(value) else dtype
+        got = f"Ref[Tensor[{dtype}]]" if is_parameter(value) else dtype
         raise tensor_dtype_error(op, name, (dt.float16, dt.float32), got)
 
 

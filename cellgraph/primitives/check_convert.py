@@ -2,14 +2,20 @@
 `CheckAndConvertUtils`): one place builds each message, so every operation says it alike."""
 from __future__ import annotations
 
+import numpy as np
+
 from .dtype import DType
 from .errors import DTypeError, SourceLoc
+
+# MindSpore's names of the Python scalars it takes in place of a Tensor
+_SCALAR_TYPE_NAMES = {bool: "Bool", int: "Int64", float: "Float32", str: "String",
+                      type(None): "None"}
 
 
 def _tensor_type_name(dtype) -> str:
     """`Tensor[Float32]` for a dtype (or its label); a name already spelled so is kept."""
     text = str(dtype)
-    return text if text.startswith(("Tensor[", "Ref[")) else f"Tensor[{text}]"
+    return text if text.startswith("Tensor[") else f"Tensor[{text}]"
 
 
 def tensor_dtype_error(op: str, name: str, allowed, got, loc: SourceLoc | None = None
@@ -23,6 +29,31 @@ def tensor_dtype_error(op: str, name: str, allowed, got, loc: SourceLoc | None =
     shown = _tensor_type_name(got) if isinstance(got, DType) else str(got)
     return DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
                       f"{{{listed}}}, but got {shown}.", loc)
+
+
+def value_type_name(value) -> str:
+    """MindSpore's name of the type of a value passed to an operation: `Int64` for an int,
+    `Float32` for a float, `Tensor[Float32]`, `Tuple[Int64*2]` (one type repeated),
+    `List[Float32,Int64]`, `External` for a NumPy array; else the Python type's name."""
+    if hasattr(value, "aval") and hasattr(value, "dtype"):  # a Tensor or a graph value
+        return f"Tensor[{value.dtype}]"
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (tuple, list)):
+        names = [value_type_name(v) for v in value]
+        inner = f"{names[0]}*{len(names)}" if len(names) > 1 and len(set(names)) == 1 else \
+            ",".join(names)
+        return f"{'Tuple' if isinstance(value, tuple) else 'List'}[{inner}]"
+    if isinstance(value, np.ndarray):
+        return "External"
+    return _SCALAR_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def not_tensor_error(op: str, name: str, value, loc: SourceLoc | None = None) -> DTypeError:
+    """MindSpore's TypeError for input `name` of primitive `op` given a value that is not a
+    Tensor: "For Primitive[Abs], the type of input argument[x] must be Tensor but got Int64."."""
+    return DTypeError(f"For Primitive[{op}], the type of input argument[{name}] must be Tensor "
+                      f"but got {value_type_name(value)}.", loc)
 
 
 def check_tensor_dtype(op: str, name: str, dtype: DType, allowed,

@@ -10,7 +10,7 @@ import numpy as np
 from . import dtype as dt
 from .array_ops import cast, gather, reshape
 from .batching import loop_rule
-from .check_convert import check_tensor_dtype
+from .check_convert import check_tensor_dtype, not_tensor_error
 from .core import Primitive, TensorType, abstract_of, value_input
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .math_ops import less, select
@@ -261,8 +261,7 @@ def shuffle_first_axis(x, key):
     """`x` with its first axis in the order of a permutation from the generator `key` names
     (see draw_uniform; a kernel's stream shuffles as MindSpore's RandomShuffle)."""
     if not hasattr(x, "aval") and not isinstance(x, np.ndarray):
-        raise DTypeError(f"For Primitive[RandomShuffle], the type of input argument[input_x] "
-                         f"must be Tensor but got {type(x).__name__}.")
+        raise not_tensor_error("RandomShuffle", "input_x", x)
     aval = abstract_of(x)
     if aval.ndim == 0:
         return x

@@ -202,3 +202,12 @@ def test_sgd_names_its_primitive_and_a_parameter_as_mindspore():
     assert str(info.value).split("\n")[0] == (
         "For primitive[SGD], the input argument[gradient] must be a type of {Tensor[Float16], "
         "Tensor[Float32]}, but got Tensor[Int32].")
+
+
+def test_sgd_takes_its_learning_rate_as_a_tensor_only():
+    with pytest.raises(TypeError) as info:
+        ops.SGD()(param([1.0, 1.0], "p"), Tensor(np.ones(2, np.float32)), 0.1,
+                  param([1.0, 1.0], "accum"), Tensor(0.1), Tensor(np.ones(2, np.float32)))
+    assert str(info.value).split("\n")[0] == (
+        "For Primitive[SGD], the type of input argument[learning_rate] must be Tensor but got "
+        "Float32.")

@@ -6,9 +6,15 @@ import re
 import numpy as np
 import pytest
 
-from cellgraph import Tensor, dtype as mstype, ops
+from cellgraph import Tensor, ops
+from cellgraph import dtype as mstype
 from cellgraph.ops.operations import _embedding_cache_ops, image_ops, sparse_ops
-from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    not_tensor_error,
+    tensor_dtype_error,
+    value_type_name,
+)
 
 
 def test_the_message_lists_the_allowed_types_by_name():
@@ -92,3 +98,35 @@ def test_ctc_loss_checks_the_labels_before_its_inputs_as_mindspore():
     _raises(lambda: ops.CTCLoss()(logits, indices, Tensor(np.array([1], np.int64)), lengths),
             "For primitive[CTCLoss], the input argument[labels_values] must be a type of "
             "{Tensor[Int32]}, but got Tensor[Int64].")
+
+
+@pytest.mark.parametrize("value, name", [
+    (3, "Int64"), (3.0, "Float32"), (True, "Bool"), ("s", "String"), (None, "None"),
+    ((1, 2), "Tuple[Int64*2]"), ([1, 2], "List[Int64*2]"), ((1.0, 2), "Tuple[Float32,Int64]"),
+    ((), "Tuple[]"), ((1, (1, 2)), "Tuple[Int64,Tuple[Int64*2]]"), ((None,), "Tuple[None]"),
+    (np.float32(1.0), "Float32"), (np.array([1, 2]), "External"),
+    (Tensor(np.zeros(2, np.int32)), "Tensor[Int32]"),
+])
+def test_values_are_named_as_mindspore_names_them(value, name):
+    assert value_type_name(value) == name
+
+
+def test_a_value_that_is_not_a_tensor():
+    error = not_tensor_error("MirrorPad", "paddings", ((1, 1), (1, 1)))
+    assert isinstance(error, TypeError)
+    assert str(error) == ("For Primitive[MirrorPad], the type of input argument[paddings] must "
+                          "be Tensor but got Tuple[Tuple[Int64*2]*2].")
+
+
+@pytest.mark.parametrize("call, got", [
+    (lambda: ops.PopulationCount()(3), "Int64"),
+    (lambda: ops.MirrorPad()(Tensor(np.zeros((2, 2), np.float32)), ((1, 1), (1, 1))),
+     "Tuple[Tuple[Int64*2]*2]"),
+    (lambda: ops.ListDiff()([1, 2], Tensor(np.array([1]))), "List[Int64*2]"),
+    (lambda: ops.MaxPoolWithArgmax(kernel_size=1)("s"), "String"),
+    (lambda: ops.NMSWithMask()(3.0), "Float32"),
+])
+def test_operations_name_what_they_got_as_mindspore(call, got):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).split("\n")[0].endswith(f"must be Tensor but got {got}.")

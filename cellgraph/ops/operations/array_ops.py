@@ -99,7 +99,11 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
-from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    not_tensor_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import TensorType, abstract_of, normalize_axis, value_input
 from cellgraph.primitives.errors import (
@@ -152,8 +156,7 @@ def _fill_v2(shape, value):
             raise ArgumentValueError(f"For primitive[FillV2], the the {i}th dimension of input "
                                      f"shape must be greater than or equal to 0, but got {n}.")
     if not is_tensor(value) or isinstance(value, np.ndarray):
-        raise DTypeError(f"For Primitive[FillV2], the type of input argument[y] must be Tensor "
-                         f"but got {type(value).__name__}.")
+        raise not_tensor_error("FillV2", "y", value)
     count = int(np.prod(abstract_of(value).shape))
     if count != 1:
         raise ArgumentValueError(f"For primitive[FillV2], the size of the input [fill_value] must "

@@ -73,7 +73,11 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
-from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    not_tensor_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.complex_ops import polar
 from cellgraph.primitives.core import TensorType, abstract_of, fmt_shape, value_input
 from cellgraph.primitives.errors import (
@@ -407,10 +411,7 @@ class NMSWithMask(PrimitiveClass):
     def __call__(self, bboxes):
         op = "NMSWithMask"
         if not hasattr(bboxes, "aval"):
-            kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(bboxes),
-                                                                       type(bboxes).__name__)
-            raise ArgumentError(f"For Primitive[{op}], the type of input argument[bboxes] must "
-                                f"be Tensor but got {kind}.")
+            raise not_tensor_error(op, "bboxes", bboxes)
         check_tensor_dtype(op, "bboxes", bboxes.dtype, (dt.float16, dt.float32))
         if len(bboxes.shape) != 2:
             raise ShapeError(f"For primitive[{op}], the shape of bboxes must be equal to 2 , "

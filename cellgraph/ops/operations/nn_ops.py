@@ -121,7 +121,11 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
-from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    not_tensor_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis, value_input
 from cellgraph.primitives.dynamic_ops import check_merge_repeated, ctc_greedy_decoder
@@ -835,10 +839,7 @@ class MaxPoolWithArgmax(MaxPool):
                                      f"target, but got the 'data_format' is "
                                      f"{self.data_format} and the platform is CPU.")
         if not hasattr(x, "aval"):
-            kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(x),
-                                                                       type(x).__name__)
-            raise DTypeError(f"For Primitive[{op}], the type of input argument[input] must be "
-                             f"Tensor but got {kind}.")
+            raise not_tensor_error(op, "input", x)
         check_tensor_dtype(op, "input", x.dtype, self._valid)
         if not x.dtype.is_float:  # MindSpore's CPU kernel: float types only (a TypeError too)
             raise DTypeError(f"For '{op}', the CPU kernel takes float16, float32 or float64, "
@@ -979,8 +980,7 @@ class MirrorPad(PrimitiveClass):
 
     def __call__(self, x, paddings):
         if not hasattr(paddings, "aval"):
-            raise DTypeError(f"For Primitive[MirrorPad], the type of input argument[paddings] "
-                             f"must be Tensor but got {type(paddings).__name__}.")
+            raise not_tensor_error("MirrorPad", "paddings", paddings)
         check_tensor_dtype("MirrorPad", "paddings", abstract_of(paddings).dtype,
                            (dt.int32, dt.int64))
         flat = _host_ints(paddings)
@@ -1535,8 +1535,7 @@ class AdaptiveMaxPool3D(PrimitiveClass):
     def __call__(self, x, output_size):
         op = "AdaptiveMaxPool3D"
         if not is_tensor(output_size):
-            raise DTypeError(f"For Primitive[{op}], the type of input argument[output_size] must "
-                             f"be Tensor but got {type(output_size).__name__}.")
+            raise not_tensor_error(op, "output_size", output_size)
         check_tensor_dtype(op, "output_size", abstract_of(output_size).dtype, (dt.int32,))
         aval = abstract_of(x)
         if aval.ndim not in (4, 5):

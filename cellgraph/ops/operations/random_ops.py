@@ -29,7 +29,11 @@ from cellgraph.ops.function.random_func import (
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    not_tensor_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import (
@@ -366,8 +370,7 @@ def _shape_tensor(op: str, shape, allowed=(dt.int32, dt.int64)) -> tuple:
     """The sizes a 1-D int Tensor `shape` holds (read when the graph is built), with
     MindSpore's TypeErrors for what is not one."""
     if not is_tensor(shape):
-        raise DTypeError(f"For Primitive[{op}], the type of input argument[shape] must be Tensor "
-                         f"but got {type(shape).__name__}.")
+        raise not_tensor_error(op, "shape", shape)
     check_tensor_dtype(op, "shape", abstract_of(shape).dtype, allowed)
     return tuple(int(v) for v in np.asarray(value_input(shape, op, "shape")).reshape(-1))
 

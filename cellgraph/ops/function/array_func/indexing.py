@@ -13,7 +13,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_dtype, not_tensor_error
 from cellgraph.primitives.core import abstract_of, broadcast_shapes, normalize_axis, tensor_axis
 from cellgraph.primitives.dynamic_ops import bin_counts, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -349,8 +349,7 @@ def list_diff(x, y, out_idx=dt.int32):
     op = "ListDiff"
     for name, value in (("x", x), ("y", y)):
         if not is_tensor(value):
-            raise DTypeError(f"For Primitive[{op}], the type of input argument[{name}] must be "
-                             f"Tensor but got {type(value).__name__}.")
+            raise not_tensor_error(op, name, value)
         check_tensor_dtype(op, name, abstract_of(value).dtype, _LIST_DIFF_TYPES)
     if abstract_of(x).dtype != abstract_of(y).dtype:
         raise DTypeError(f"For ListDiff, type of 'x' and 'y' should be same. But get "

@@ -17,7 +17,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_dtype, not_tensor_error
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
@@ -90,8 +90,7 @@ def population_count(input_x):
     """The number of set bits of each integer (of its two's complement, for a negative one), a
     uint8 Tensor: the sum of (x >> k) & 1 over the bits k of the dtype."""
     if not is_tensor(input_x):
-        raise DTypeError(f"For Primitive[PopulationCount], the type of input argument[input_x] "
-                         f"must be Tensor but got {type(input_x).__name__}.")
+        raise not_tensor_error("PopulationCount", "input_x", input_x)
     dtype = check_tensor_dtype("PopulationCount", "input_x", abstract_of(input_x).dtype,
                                _POPCOUNT_TYPES)
     count = None

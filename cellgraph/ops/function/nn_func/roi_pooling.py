@@ -9,7 +9,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_dtype, not_tensor_error
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
 from cellgraph.primitives.nn_functional import one_hot
@@ -22,9 +22,7 @@ _MIN_ROI_SIZE = 0.1  # the kernel widens a roi to at least this (in scaled units
 def _check_operand(name: str, value) -> None:
     """A float32 Tensor, or MindSpore's TypeError for the operand it calls `x`."""
     if isinstance(value, (bool, int, float)):
-        kind = {bool: "Bool", int: "Int64", float: "Float32"}[type(value)]
-        raise DTypeError(f"For Primitive[{_OP}], the type of input argument[{name}] must be "
-                         f"Tensor but got {kind}.")
+        raise not_tensor_error(_OP, name, value)
     check_tensor_dtype(_OP, "x", abstract_of(value).dtype, (dt.float32,))
 
 
@@ -124,9 +122,7 @@ def _check_pooling_operands(features, rois, group_size: int, output_dim: int):
     kinds = []
     for name, value in (("x", features), ("rois", rois)):
         if isinstance(value, (bool, int, float)):
-            kind = {bool: "Bool", int: "Int64", float: "Float32"}[type(value)]
-            raise DTypeError(f"For Primitive[{_FORWARD}], the type of input argument[{name}] "
-                             f"must be Tensor but got {kind}.")
+            raise not_tensor_error(_FORWARD, name, value)
         kinds.append(check_tensor_dtype(_FORWARD, name, abstract_of(value).dtype, _FLOATS))
     if kinds[0] != kinds[1]:
         raise DTypeError(f"For '{_FORWARD}', input[features] is expected to have the same type "
