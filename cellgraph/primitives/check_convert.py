@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .core import abstract_of
 from .dtype import DType
 from .errors import DTypeError, SourceLoc
 
@@ -35,8 +36,8 @@ def value_type_name(value) -> str:
     """MindSpore's name of the type of a value passed to an operation: `Int64` for an int,
     `Float32` for a float, `Tensor[Float32]`, `Tuple[Int64*2]` (one type repeated),
     `List[Float32,Int64]`, `External` for a NumPy array; else the Python type's name."""
-    if hasattr(value, "aval") and hasattr(value, "dtype"):  # a Tensor or a graph value
-        return f"Tensor[{value.dtype}]"
+    if hasattr(value, "aval"):  # a Tensor or a graph value
+        return f"Tensor[{value.aval.dtype}]"
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, (tuple, list)):
@@ -63,3 +64,12 @@ def check_tensor_dtype(op: str, name: str, dtype: DType, allowed,
     if dtype not in allowed and str(dtype) not in allowed:
         raise tensor_dtype_error(op, name, allowed, dtype, loc)
     return dtype
+
+
+def check_tensor_type(op: str, name: str, value, allowed, loc: SourceLoc | None = None) -> DType:
+    """The dtype of `value` when it is a Tensor (or an array) of one of `allowed`, else
+    MindSpore's TypeError: `not_tensor_error` for what is not a Tensor, `tensor_dtype_error`
+    for a Tensor of another dtype (MindSpore's CheckTensorTypeValid)."""
+    if not (hasattr(value, "aval") or isinstance(value, np.ndarray)):
+        raise not_tensor_error(op, name, value, loc)
+    return check_tensor_dtype(op, name, abstract_of(value).dtype, allowed, loc)

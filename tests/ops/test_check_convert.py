@@ -8,9 +8,10 @@ import pytest
 
 from cellgraph import Tensor, ops
 from cellgraph import dtype as mstype
-from cellgraph.ops.operations import _embedding_cache_ops, image_ops, sparse_ops
+from cellgraph.ops.operations import _embedding_cache_ops, image_ops, math_ops, sparse_ops
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
+    check_tensor_type,
     not_tensor_error,
     tensor_dtype_error,
     value_type_name,
@@ -130,3 +131,37 @@ def test_operations_name_what_they_got_as_mindspore(call, got):
     with pytest.raises(TypeError) as info:
         call()
     assert str(info.value).split("\n")[0].endswith(f"must be Tensor but got {got}.")
+
+
+def test_check_tensor_type_refuses_what_is_not_a_tensor_then_a_wrong_dtype():
+    floats = (mstype.float16, mstype.float32)
+    assert check_tensor_type("Abs", "x", Tensor(np.zeros(2, np.float16)), floats) == mstype.float16
+    with pytest.raises(TypeError, match=re.escape("For Primitive[Abs], the type of input "
+                                                  "argument[x] must be Tensor but got Float32.")):
+        check_tensor_type("Abs", "x", 1.0, floats)
+    with pytest.raises(TypeError, match=re.escape("For primitive[Abs], the input argument[x] must "
+                                                  "be a type of {Tensor[Float16], "
+                                                  "Tensor[Float32]}, but got Tensor[Int8].")):
+        check_tensor_type("Abs", "x", Tensor(np.zeros(2, np.int8)), floats)
+
+
+NOT_A_TENSOR = "For Primitive[{}], the type of input argument[{}] must be Tensor but got {}."
+
+
+@pytest.mark.parametrize("call, op, name, got", [
+    (lambda: math_ops.ComplexAbs()((1.0, 2.0)), "ComplexAbs", "x", "Tuple[Float32*2]"),
+    (lambda: ops.DataFormatVecPermute()((1, 2, 3, 4)), "DataFormatVecPermute", "x",
+     "Tuple[Int64*4]"),
+    (lambda: ops.DataFormatDimMap()(3), "DataFormatDimMap", "input type", "Int64"),
+    (lambda: math_ops.FloatStatus()(3.0), "FloatStatus", "x", "Float32"),
+    (lambda: ops.AdjustHue()(3.0, Tensor(0.1, mstype.float32)), "AdjustHue", "images", "Float32"),
+])
+def test_a_value_that_is_not_a_tensor_is_refused_as_mindspore_refuses_it(call, op, name, got):
+    _raises(call, NOT_A_TENSOR.format(op, name, got))
+
+
+def test_adjust_hue_calls_its_image_images_as_mindspore():
+    _raises(lambda: ops.AdjustHue()(Tensor(np.zeros((2, 2, 3), np.int32)),
+                                    Tensor(0.1, mstype.float32)),
+            "For primitive[AdjustHue], the input argument[images] must be a type of "
+            "{Tensor[Float16], Tensor[Float32], Tensor[Float64]}, but got Tensor[Int32].")

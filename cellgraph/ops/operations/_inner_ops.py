@@ -8,7 +8,9 @@ from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    check_tensor_type,
+)
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentError, DTypeError, RunError, ShapeError
 
@@ -248,9 +250,7 @@ class AntiQuant(PrimitiveClass):
         from cellgraph.primitives import dtype as mstype
         from cellgraph.primitives.errors import UnsupportedError
 
-        if not is_tensor(x) or x.dtype != mstype.int8:
-            raise tensor_dtype_error("AntiQuant", "input_x", (mstype.int8,),
-                                     x.dtype if is_tensor(x) else type(x).__name__)
+        check_tensor_type("AntiQuant", "input_x", x, (mstype.int8,))
         for name, value in (("scale", scale), ("offset", offset)):
             if not is_tensor(value):
                 kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(value),

@@ -101,6 +101,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
+    check_tensor_type,
     not_tensor_error,
     tensor_dtype_error,
 )
@@ -1100,8 +1101,7 @@ class EditDistance(PrimitiveClass):
         for name, value in (("hypothesis_indices", hypothesis_indices),
                             ("hypothesis_shape", hypothesis_shape),
                             ("truth_indices", truth_indices), ("truth_shape", truth_shape)):
-            if not is_tensor(value) or abstract_of(value).dtype != dt.int64:
-                raise tensor_dtype_error(op, name, (dt.int64,), _tensor_type(value))
+            check_tensor_type(op, name, value, (dt.int64,))
         if abstract_of(hypothesis_values).dtype != abstract_of(truth_values).dtype:
             raise DTypeError(f"Dtype of hypothesis_values and truth_values must be the same, but "
                              f"got hypothesis_values: {_tensor_type(hypothesis_values)}, "

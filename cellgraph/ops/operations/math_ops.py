@@ -75,6 +75,7 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
+    check_tensor_type,
     not_tensor_error,
     tensor_dtype_error,
 )
@@ -477,10 +478,10 @@ class FloatStatus(PrimitiveClass):
     kernel for it; cellgraph computes it on every backend)."""
 
     def __call__(self, x):
-        dtype = abstract_of(x).dtype if hasattr(x, "aval") else None
-        if dtype not in (dt.float16, dt.float32, dt.float64):
-            raise tensor_dtype_error("FloatStatus", "x", (dt.float16, dt.float32, dt.float64),
-                                     dtype if dtype is not None else type(x).__name__)
+        if not hasattr(x, "aval"):
+            raise not_tensor_error("FloatStatus", "x", x)
+        dtype = check_tensor_dtype("FloatStatus", "x", abstract_of(x).dtype,
+                                   (dt.float16, dt.float32, dt.float64))
         from cellgraph import ops
 
         finite = ops.isfinite(x).all().reshape((1,))
@@ -643,8 +644,7 @@ def _bincount_class(array, size, weights):
 
 def _complex_abs(x):
     """|x| of a complex64 or complex128 Tensor, as float32 or float64."""
-    if not is_tensor(x) or abstract_of(x).dtype not in (dt.complex64, dt.complex128):
-        raise tensor_dtype_error("ComplexAbs", "x", (dt.complex64, dt.complex128), _type_name(x))
+    check_tensor_type("ComplexAbs", "x", x, (dt.complex64, dt.complex128))
     return F.abs(x)
 
 
@@ -688,17 +688,11 @@ __all__ += list(_FUNCTION_CLASSES)
 # ----- MindSpore's deprecated math classes its CPU kernels still run
 
 
-def _type_name(value) -> str:
-    """MindSpore's name of a value's type in its errors: `Tensor[Float32]`, `int`, ..."""
-    return f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
-
-
 def _check_dtypes(op: str, named: dict, allowed: tuple) -> None:
     """MindSpore's TypeError for an operand of `named` ({name: value}) that is not a Tensor
     of one of `allowed`."""
     for name, value in named.items():
-        if not is_tensor(value) or abstract_of(value).dtype not in allowed:
-            raise tensor_dtype_error(op, name, allowed, _type_name(value))
+        check_tensor_type(op, name, value, allowed)
 
 
 def _check_same_dtype(op: str, *values) -> None:

@@ -123,6 +123,7 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
+    check_tensor_type,
     not_tensor_error,
     tensor_dtype_error,
 )
@@ -1350,10 +1351,7 @@ class DataFormatDimMap(PrimitiveClass):
         self.src_format, self.dst_format = src_format, dst_format
 
     def __call__(self, x):
-        dtype = abstract_of(x).dtype if is_tensor(x) else None
-        if dtype not in (dt.int32, dt.int64):
-            raise tensor_dtype_error("DataFormatDimMap", "input type", (dt.int32, dt.int64),
-                                     _type_name(x))
+        dtype = check_tensor_type("DataFormatDimMap", "input type", x, (dt.int32, dt.int64))
         table = _np.array([self.src_format.index(c) for c in self.dst_format])
         return F.gather(_const(table, dtype), floor_mod(x, _const(4, dtype)), 0)
 
@@ -1510,8 +1508,7 @@ class DataFormatVecPermute(PrimitiveClass):
 
     def __call__(self, input_x):
         op = "DataFormatVecPermute"
-        if not is_tensor(input_x) or abstract_of(input_x).dtype not in (dt.int32, dt.int64):
-            raise tensor_dtype_error(op, "x", (dt.int32, dt.int64), _type_name(input_x))
+        check_tensor_type(op, "x", input_x, (dt.int32, dt.int64))
         shape = abstract_of(input_x).shape
         if shape not in ((4,), (4, 2)):
             raise ArgumentValueError(f"For {op}, input shape must be (4, ) or (4, 2), but got "

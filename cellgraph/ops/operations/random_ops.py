@@ -31,8 +31,8 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
+    check_tensor_type,
     not_tensor_error,
-    tensor_dtype_error,
 )
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
@@ -438,10 +438,8 @@ class LogNormalReverse(PrimitiveClass):
         self._attrs = {"mean": mean, "std": std}
 
     def __call__(self, input):
-        aval = abstract_of(input) if is_tensor(input) else None
-        if aval is None or aval.dtype not in (dt.float16, dt.float32, dt.float64):
-            raise tensor_dtype_error("LogNormalReverse", "x", (dt.float16, dt.float32, dt.float64),
-                                     aval.dtype if aval is not None else type(input).__name__)
+        check_tensor_type("LogNormalReverse", "x", input, (dt.float16, dt.float32, dt.float64))
+        aval = abstract_of(input)
         normal = standard_normal_draw(aval.shape, dt.float32, None)
         return F.cast(F.exp(F.add(F.mul(normal, self.std), self.mean)), aval.dtype)
 
@@ -467,10 +465,7 @@ class ParameterizedTruncatedNormal(_SeededRandom):
                                      f"{sizes}.")
         named = {"mean": mean, "stdevs": stdevs, "min": min, "max": max}
         for name, value in named.items():
-            if not is_tensor(value) or abstract_of(value).dtype not in (dt.float16, dt.float32,
-                                                                         dt.float64):
-                got = abstract_of(value).dtype if is_tensor(value) else type(value).__name__
-                raise tensor_dtype_error(op, name, (dt.float16, dt.float32, dt.float64), got)
+            check_tensor_type(op, name, value, (dt.float16, dt.float32, dt.float64))
             if abstract_of(value).shape not in ((), (1,), (sizes[0],)):
                 raise ArgumentValueError(f"For '{op}', the shape of '{name}' must be () or "
                                          f"({sizes[0]},), but got {abstract_of(value).shape}.")

@@ -20,7 +20,10 @@ import numpy as np
 from cellgraph.ops.primitive_class import PrimitiveClass, _init
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    not_tensor_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, static_values, value_input
 from cellgraph.primitives.dynamic_ops import set_operation_p
@@ -573,9 +576,9 @@ class SparseSlice(PrimitiveClass):
         op = "SparseSlice"
         for name, value in (("indices", indices), ("shape", shape), ("start", start),
                             ("size", size)):
-            if not hasattr(value, "aval") or abstract_of(value).dtype != dt.int64:
-                got = abstract_of(value).dtype if hasattr(value, "aval") else type(value).__name__
-                raise tensor_dtype_error(op, name, (dt.int64,), got)
+            if not hasattr(value, "aval"):
+                raise not_tensor_error(op, name, value)
+            check_tensor_dtype(op, name, abstract_of(value).dtype, (dt.int64,))
         if abstract_of(indices).ndim != 2 or abstract_of(values).ndim != 1 or \
                 abstract_of(values).shape[0] != abstract_of(indices).shape[0]:
             raise ShapeError(f"For {op}, indices must be (N, R) and values (N,), but got "
