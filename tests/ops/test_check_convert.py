@@ -8,7 +8,7 @@ import pytest
 
 from cellgraph import Tensor, ops
 from cellgraph import dtype as mstype
-from cellgraph.ops.operations import _embedding_cache_ops, image_ops, math_ops, sparse_ops
+from cellgraph.ops.operations import image_ops, math_ops, sparse_ops
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
     check_tensor_type,
@@ -74,12 +74,6 @@ def test_resize_area_and_scale_and_translate_list_their_types_as_mindspore():
             "{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
             "Tensor[Int64], Tensor[Int8]}, but got Tensor[Bool].")
 
-
-def test_map_uniform_says_what_mindspore_says():
-    _raises(lambda: _embedding_cache_ops.MapUniform()(Tensor(np.zeros(2, np.float32)), 2, 2),
-            "For primitive[MapUniform], the input argument[input] must be a type of "
-            "{Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8]}, but got "
-            "Tensor[Float32].")
 
 
 def test_a_type_rules_message_naming_its_primitive_is_not_prefixed_again():

@@ -93,8 +93,11 @@ def map_uniform(input, per_group_size, group_num):
     MindSpore's kernel computes them in C++), of the input's shape and integer dtype; an
     output of per_group_size * group_num or more fails when the graph runs."""
     op = "MapUniform"
-    dtype = check_tensor_dtype(op, "input", abstract_of(input).dtype,
-                               (dt.int8, dt.int16, dt.int32, dt.int64))
+    dtype = abstract_of(input).dtype
+    if dtype not in (dt.int8, dt.int16, dt.int32, dt.int64):
+        # MindSpore's graph-mode check (its Python validator), not its kernel's
+        raise DTypeError(f"For '{op}', the element of 'input' must be one of Tensor[Int8], "
+                         f"Tensor[Int16], Tensor[Int32], Tensor[Int64], but got Tensor[{dtype}].")
     for name, value in (("per_group_size", per_group_size), ("group_num", group_num)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise DTypeError(f"For '{op}', the '{name}' must be int, but got "
