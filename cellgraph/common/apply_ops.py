@@ -16,9 +16,14 @@ from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import not_tensor_error, tensor_dtype_error
+from cellgraph.primitives.check_convert import (
+    element_dtype_error,
+    not_tensor_error,
+    tensor_dtype_error,
+    value_type_name,
+)
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .assign import assign
@@ -220,13 +225,17 @@ class SGD(_UpdateClass):
 
 
 def _float_tensor(op: str, name: str, value) -> None:
-    """MindSpore's dtype check of an update's inputs: Tensors of float16 or float32."""
-    dtype = getattr(value, "dtype", None)
+    """MindSpore's dtype check of an update's inputs: Tensors of float16 or float32, with the
+    wording of its Python check when a graph is compiled, of its kernel's when run eagerly."""
+    floats, dtype = (dt.float16, dt.float32), getattr(value, "dtype", None)
+    if dtype in floats:
+        return
+    got = f"Ref[Tensor[{dtype}]]" if is_parameter(value) else value_type_name(value)
+    if not running_eagerly():
+        raise element_dtype_error(op, name, floats, got)
     if dtype is None:
         raise not_tensor_error(op, name, value)
-    if dtype not in (dt.float16, dt.float32):
-        got = f"Ref[Tensor[{dtype}]]" if is_parameter(value) else dtype
-        raise tensor_dtype_error(op, name, (dt.float16, dt.float32), got)
+    raise tensor_dtype_error(op, name, floats, got)
 
 
 def _shrunk(value, threshold):

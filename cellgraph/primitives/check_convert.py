@@ -57,6 +57,20 @@ def not_tensor_error(op: str, name: str, value, loc: SourceLoc | None = None) ->
                       f"but got {value_type_name(value)}.", loc)
 
 
+def element_dtype_error(op: str, name: str, allowed, got: str,
+                        loc: SourceLoc | None = None) -> DTypeError:
+    """The TypeError of MindSpore's Python validator (`check_tensor_dtype_valid`), which the
+    primitives it checks in Python raise when a graph is compiled: "For 'SGD', the element of
+    'gradient' must be one of Tensor[Float16], Tensor[Float32], but got Tensor[Int32].The
+    supported data types depend on ...", the allowed types in the order given."""
+    listed = ", ".join(_tensor_type_name(d) for d in allowed)
+    return DTypeError(f"For '{op}', the element of '{name}' must be "
+                      f"{'one of ' if len(allowed) > 1 else ''}{listed}, but got {got}.The "
+                      f"supported data types depend on the hardware that executes the operator, "
+                      f"for more details, please refer to the MindSpore official website to get "
+                      f"more information about the data type.", loc)
+
+
 def check_tensor_dtype(op: str, name: str, dtype: DType, allowed,
                        loc: SourceLoc | None = None) -> DType:
     """`dtype` when it is one of `allowed` (DTypes or their labels), else MindSpore's
