@@ -87,3 +87,27 @@ def check_tensor_type(op: str, name: str, value, allowed, loc: SourceLoc | None 
     if not (hasattr(value, "aval") or isinstance(value, np.ndarray)):
         raise not_tensor_error(op, name, value, loc)
     return check_tensor_dtype(op, name, abstract_of(value).dtype, allowed, loc)
+
+
+def types_not_same_error(op: str, named: dict, loc: SourceLoc | None = None) -> DTypeError:
+    """MindSpore's TypeError for operands of primitive `op` that must share one dtype: "For
+    primitive[Igamma], the input type must be same.\\nname:[a]:Tensor[Float32].\\nname:[x]:
+    Tensor[Float64].", one line an operand of `named` ({name: dtype}) in the order of the
+    names, as MindSpore's map of them keeps them."""
+    lines = "".join(f"\nname:[{name}]:{_tensor_type_name(named[name])}." for name in sorted(named))
+    return DTypeError(f"For primitive[{op}], the input type must be same.{lines}", loc)
+
+
+def check_types_same(op: str, named: dict, loc: SourceLoc | None = None) -> DType:
+    """The one dtype of the operands `named` ({name: dtype}), else `types_not_same_error`."""
+    if len(set(named.values())) > 1:
+        raise types_not_same_error(op, named, loc)
+    return next(iter(named.values()))
+
+
+def check_tensor_types_same(op: str, named: dict, allowed, loc: SourceLoc | None = None
+                            ) -> DType:
+    """MindSpore's CheckTensorTypeSame: the operands `named` ({name: dtype}) share one dtype
+    (`check_types_same`), which is one of `allowed` (checked as the first name's)."""
+    dtype = check_types_same(op, named, loc)
+    return check_tensor_dtype(op, min(named), dtype, allowed, loc)

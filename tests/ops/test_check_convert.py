@@ -8,10 +8,11 @@ import pytest
 
 from cellgraph import Tensor, ops
 from cellgraph import dtype as mstype
-from cellgraph.ops.operations import image_ops, math_ops, sparse_ops
+from cellgraph.ops.operations import array_ops, image_ops, math_ops, sparse_ops
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
     check_tensor_type,
+    check_tensor_types_same,
     not_tensor_error,
     tensor_dtype_error,
     value_type_name,
@@ -159,3 +160,44 @@ def test_adjust_hue_calls_its_image_images_as_mindspore():
                                     Tensor(0.1, mstype.float32)),
             "For primitive[AdjustHue], the input argument[images] must be a type of "
             "{Tensor[Float16], Tensor[Float32], Tensor[Float64]}, but got Tensor[Int32].")
+
+
+def test_operands_of_one_dtype_are_checked_together_first():
+    floats = (mstype.float32, mstype.float64)
+    assert check_tensor_types_same("Igamma", {"x": mstype.float64, "a": mstype.float64},
+                                   floats) == mstype.float64
+    with pytest.raises(TypeError) as info:
+        check_tensor_types_same("Igamma", {"x": mstype.int32, "a": mstype.float32}, floats)
+    assert str(info.value) == ("For primitive[Igamma], the input type must be same.\n"
+                               "name:[a]:Tensor[Float32].\nname:[x]:Tensor[Int32].")
+    # one dtype, not allowed: named as the first operand by name, as MindSpore's map orders them
+    with pytest.raises(TypeError, match=re.escape("argument[a] must be a type of")):
+        check_tensor_types_same("Igamma", {"x": mstype.int32, "a": mstype.int32}, floats)
+
+
+def _ones(dtype, shape=(2,)):
+    return Tensor(np.ones(shape, dtype))
+
+
+@pytest.mark.parametrize("call, op, operands", [
+    (lambda: ops.Igamma()(_ones(np.int32), _ones(np.float32)), "Igamma",
+     [("a", "Int32"), ("x", "Float32")]),
+    (lambda: ops.Betainc()(_ones(np.float32), _ones(np.int32), _ones(np.float32)), "Betainc",
+     [("a", "Float32"), ("b", "Int32"), ("x", "Float32")]),
+    (lambda: ops.LinSpace()(_ones(np.int32, ()), _ones(np.float32, ()), 3), "LinSpace",
+     [("start type", "Int32"), ("stop type", "Float32")]),
+    (lambda: ops.IOU()(_ones(np.float32, (2, 4)), _ones(np.int32, (2, 4))), "IOU",
+     [("x", "Float32"), ("y", "Int32")]),
+    (lambda: array_ops.UnravelIndex()(_ones(np.float32), _ones(np.int32)), "UnravelIndex",
+     [("dims", "Int32"), ("indices", "Float32")]),
+    (lambda: array_ops.ParallelConcat()((_ones(np.float32, (1, 2)), _ones(np.float64, (1, 2)))),
+     "ParallelConcat", [("element0", "Float32"), ("element1", "Float64")]),
+    (lambda: math_ops.MatrixSolveLs()(_ones(np.float32, (2, 2)), _ones(np.float64, (2, 2)),
+                                      Tensor(0.0, mstype.float64)),
+     "MatrixSolveLs", [("matrix", "Float32"), ("rhs", "Float64")]),
+])
+def test_operations_name_each_operand_of_another_dtype_as_mindspore(call, op, operands):
+    lines = "".join(f"\nname:[{name}]:Tensor[{dtype}]." for name, dtype in operands)
+    with pytest.raises(TypeError) as info:
+        call()
+    assert info.value.message == f"For primitive[{op}], the input type must be same.{lines}"

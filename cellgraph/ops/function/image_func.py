@@ -7,7 +7,7 @@ from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.creation import arange
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_types_same
 from cellgraph.primitives.core import abstract_of, prims
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -312,10 +312,7 @@ def iou(anchor_boxes, gt_boxes, mode="iou"):
     in MindSpore's CPU kernel's order of operations, in the boxes' dtype."""
     check_iou_mode(mode)
     a, g = abstract_of(anchor_boxes), abstract_of(gt_boxes)
-    for aval in (a, g):
-        check_tensor_dtype("IOU", "x", aval.dtype, _IOU_TYPES)
-    if a.dtype != g.dtype:
-        raise DTypeError("For primitive[IOU], the input type must be same.")
+    check_tensor_types_same("IOU", {"x": a.dtype, "y": g.dtype}, _IOU_TYPES)
     for name, aval in (("anchor_boxes", a), ("gt_boxes", g)):
         if aval.ndim != 2:
             raise ArgumentValueError(f"For primitive[IOU], the dimension of '{name}' must be "

@@ -102,6 +102,8 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
     check_tensor_type,
+    check_tensor_types_same,
+    check_types_same,
     not_tensor_error,
     tensor_dtype_error,
 )
@@ -878,11 +880,12 @@ def _unravel_index(indices, dims):
     the array's size is MindSpore's ValueError when it runs."""
     op = "For primitive[UnravelIndex]"
     for name, value in (("dims", dims), ("indices", indices)):
-        if not is_tensor(value) or abstract_of(value).dtype not in (dt.int32, dt.int64):
+        if not is_tensor(value):
             raise tensor_dtype_error("UnravelIndex", name, (dt.int32, dt.int64),
                                      _tensor_type(value))
-    if abstract_of(indices).dtype != abstract_of(dims).dtype:
-        raise DTypeError(f"{op}, the input type must be same.")
+    check_tensor_types_same("UnravelIndex", {"dims": abstract_of(dims).dtype,
+                                             "indices": abstract_of(indices).dtype},
+                            (dt.int32, dt.int64))
     if abstract_of(dims).ndim != 1:
         raise ArgumentValueError(f"{op}, the dims shape must be equal to 1, but got "
                                  f"{abstract_of(dims).ndim}.")
@@ -913,8 +916,7 @@ def _parallel_concat(values):
         raise DTypeError(f"For '{op}', the input must be a tuple or list of Tensors, but got "
                          f"{_tensor_type(values)}.")
     avals = [abstract_of(v) for v in values]
-    if any(a.dtype != avals[0].dtype for a in avals):
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    check_types_same(op, {f"element{i}": aval.dtype for i, aval in enumerate(avals)})
     for i, aval in [*enumerate(avals)][1:] + [(0, avals[0])]:  # MindSpore's order
         if aval.ndim < 1:
             raise ArgumentValueError(f"For [{op}], the rank of input x{i} must be greater than "

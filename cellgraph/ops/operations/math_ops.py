@@ -76,6 +76,8 @@ from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.check_convert import (
     check_tensor_dtype,
     check_tensor_type,
+    check_tensor_types_same,
+    check_types_same,
     not_tensor_error,
     tensor_dtype_error,
 )
@@ -353,11 +355,7 @@ class Round(PrimitiveClass):
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)
 def _square_sum_all(x, y):
     (ax, ay), floats = (abstract_of(x), abstract_of(y)), (dt.float16, dt.float32)
-    for name, aval in (("x", ax), ("y", ay)):
-        check_tensor_dtype("SquareSumAll", name, aval.dtype, floats, user_loc())
-    if ax.dtype != ay.dtype:
-        raise DTypeError(f"For primitive[SquareSumAll], the input type must be same.\n"
-                         f"name:[x]:Tensor[{ax.dtype}].\nname:[y]:Tensor[{ay.dtype}].", user_loc())
+    check_tensor_types_same("SquareSumAll", {"x": ax.dtype, "y": ay.dtype}, floats, user_loc())
     if ax.shape != ay.shape:
         raise ShapeError(f"For primitive[SquareSumAll], the x: {fmt_shape(ax.shape)} must be "
                          f"equal to {fmt_shape(ay.shape)}", user_loc())
@@ -695,9 +693,8 @@ def _check_dtypes(op: str, named: dict, allowed: tuple) -> None:
         check_tensor_type(op, name, value, allowed)
 
 
-def _check_same_dtype(op: str, *values) -> None:
-    if len({abstract_of(v).dtype for v in values}) > 1:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+def _check_same_dtype(op: str, named: dict) -> None:
+    check_types_same(op, {name: abstract_of(value).dtype for name, value in named.items()})
 
 
 class Histogram(PrimitiveClass):
@@ -724,7 +721,7 @@ def _compare_and_bitpack(x, threshold):
     axis, the first in the highest bit; a bool `x` is packed as it is, the first in the lowest
     bit (MindSpore's kernel reads 8 bools as one little-endian word)."""
     op = "CompareAndBitpack"
-    _check_same_dtype(op, x, threshold)
+    _check_same_dtype(op, {"x": x, "threshold": threshold})
     _check_dtypes(op, {"threshold": threshold}, (dt.bool_, dt.float16, dt.float32, dt.float64,
                                                  dt.int8, dt.int16, dt.int32, dt.int64))
     if abstract_of(threshold).ndim != 0:
@@ -751,7 +748,7 @@ def _tridiagonal_matmul(superdiag, maindiag, subdiag, rhs):
     op = "TridiagonalMatMul"
     named = {"superdiag": superdiag, "maindiag": maindiag, "subdiag": subdiag, "rhs": rhs}
     _check_dtypes(op, named, (dt.float16, dt.float32, dt.float64, dt.complex64, dt.complex128))
-    _check_same_dtype(op, *named.values())
+    _check_same_dtype(op, named)
     for name, value in named.items():
         if abstract_of(value).ndim < 2:
             raise ArgumentValueError(f"For primitive[{op}], the dimension of '{name}' must be "
@@ -794,7 +791,7 @@ class MatrixSolveLs(PrimitiveClass):
         op = "MatrixSolveLs"
         kinds = (dt.float32, dt.float64, dt.complex64, dt.complex128)
         _check_dtypes(op, {"matrix": matrix, "rhs": rhs}, kinds)
-        _check_same_dtype(op, matrix, rhs)
+        _check_same_dtype(op, {"matrix": matrix, "rhs": rhs})
         _check_dtypes(op, {"l2_regularizer": l2_regularizer}, (dt.float64,))
         a, b = abstract_of(matrix), abstract_of(rhs)
         if a.ndim < 2 or b.ndim < 2:

@@ -11,7 +11,7 @@ import numpy as np
 
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_dtype, check_types_same
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
@@ -62,8 +62,8 @@ def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_s
         if dtype not in _VALUE_DTYPES:
             raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a real "
                              f"number Tensor, but got Tensor[{dtype}].")
-    if abstract_of(x1_values).dtype != abstract_of(x2_values).dtype:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    check_types_same(op, {"x1_values": abstract_of(x1_values).dtype,
+                          "x2_values": abstract_of(x2_values).dtype})
     if abstract_of(x1_shape).shape != abstract_of(x2_shape).shape:
         raise ArgumentValueError(f"For {op}, x1_shape and x2_shape must have one length, got "
                                  f"{abstract_of(x1_shape).shape} and "

@@ -11,7 +11,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import scatter_ops as S
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_dtype, check_tensor_types_same
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -165,9 +165,9 @@ def sparse_segment_mean(x, indices, segment_ids):
     op = "SparseSegmentMean"
     x_dtype = check_tensor_dtype(op, "x", abstract_of(x).dtype,
                                  (dt.float16, dt.float32, dt.float64))
-    kinds = {str(abstract_of(v).dtype) for v in (indices, segment_ids)}
-    if len(kinds) != 1 or not kinds <= {"Int32", "Int64"}:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    check_tensor_types_same(op, {"indices": abstract_of(indices).dtype,
+                                 "segment_ids": abstract_of(segment_ids).dtype},
+                            (dt.int32, dt.int64))
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
         if abstract_of(value).ndim != 1:
             raise ShapeError(f"For '{op}', '{name}' must be a 1-D tensor, but got rank "

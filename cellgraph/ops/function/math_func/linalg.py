@@ -21,7 +21,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import linalg_ops as L
 from cellgraph.primitives import math_ops as M
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_dtype, check_tensor_types_same
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError, ShapeError
 
@@ -473,10 +473,8 @@ def lstsq(input, A):
     input^T A when m >= n, else the minimum-norm input^T (input input^T)^-1 A. float16 is
     solved in float32."""
     x, a = abstract_of(input), abstract_of(A)
-    for aval in (x, a):
-        check_tensor_dtype("Lstsq", "a", aval.dtype, (dt.float16, dt.float32, dt.float64))
-    if x.dtype != a.dtype:
-        raise DTypeError("For primitive[Lstsq], the input type must be same.")
+    check_tensor_types_same("Lstsq", {"x": x.dtype, "a": a.dtype},
+                            (dt.float16, dt.float32, dt.float64))
     if x.ndim != 2:
         raise ShapeError(f"For 'Lstsq', the dimension of x must be equal to 2, but got x_dim: "
                          f"{x.ndim}.")
