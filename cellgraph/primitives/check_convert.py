@@ -32,6 +32,18 @@ def tensor_dtype_error(op: str, name: str, allowed, got, loc: SourceLoc | None =
                       f"{{{listed}}}, but got {shown}.", loc)
 
 
+def dtype_error(op: str, name: str, allowed, got, more_info: str = "",
+                loc: SourceLoc | None = None) -> DTypeError:
+    """MindSpore's TypeError where it checks a type itself, not a Tensor's (its CheckTypeValid):
+    "For primitive[RandomPoisson], the input argument[shape] must be a type of {Int32, Int64},
+    but got Tuple[Int64*2].", the allowed names in their order; `more_info` follows the
+    argument ("in rfft mode"); `got` a dtype or MindSpore's name of what was passed."""
+    listed = ", ".join(sorted({str(d) for d in allowed}))
+    where = f" {more_info}" if more_info else ""
+    return DTypeError(f"For primitive[{op}], the input argument[{name}]{where} must be a type of "
+                      f"{{{listed}}}, but got {got}.", loc)
+
+
 def value_type_name(value) -> str:
     """MindSpore's name of the type of a value passed to an operation: `Int64` for an int,
     `Float32` for a float, `Tensor[Float32]`, `Tuple[Int64*2]` (one type repeated),

@@ -201,3 +201,18 @@ def test_operations_name_each_operand_of_another_dtype_as_mindspore(call, op, op
     with pytest.raises(TypeError) as info:
         call()
     assert info.value.message == f"For primitive[{op}], the input type must be same.{lines}"
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ops.RandomPoisson()((2, 2), Tensor(np.ones(2, np.float32))),
+     ("For primitive[RandomPoisson], the input argument[shape] must be a type of {Int32, Int64}, "
+     "but got Tuple[Int64*2].")),
+    (lambda: math_ops.FFTWithSize(1, True, False)(Tensor(np.ones(4, np.float32))),
+     ("For primitive[FFTWithSize], the input argument[x] in fft/ifft mode must be a type of "
+     "{Complex128, Complex64}, but got Float32.")),
+    (lambda: math_ops.FFTWithSize(1, False, True)(Tensor(np.ones(4, np.float16))),
+     ("For primitive[FFTWithSize], the input argument[x] in rfft mode must be a type of "
+     "{Bool, Float32, Float64, Int16, Int32, Int64, Int8, UInt8}, but got Float16.")),
+])
+def test_a_type_checked_itself_is_listed_by_bare_names_as_mindspore(call, message):
+    _raises(call, message)

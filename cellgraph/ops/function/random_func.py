@@ -13,7 +13,7 @@ from cellgraph.ops.function.array_func.attributes import _ndim, _shape
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
-from cellgraph.primitives.check_convert import check_tensor_dtype
+from cellgraph.primitives.check_convert import check_tensor_dtype, dtype_error, value_type_name
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import cumsum
@@ -328,17 +328,14 @@ def random_poisson(shape, rate, seed=None, dtype=dt.float32):
 def poisson_counts(shape, rate, key, dtype):
     """random_poisson's checks and draws from the generator `key` names."""
     if not hasattr(shape, "aval"):
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
-                         f"type of {{Int32, Int64}}, but got {type(shape).__name__}.")
+        raise dtype_error("RandomPoisson", "shape", (dt.int32, dt.int64), value_type_name(shape))
     shape_aval = abstract_of(shape)
     check_tensor_dtype("RandomPoisson", "shape", shape_aval.dtype, (dt.int32, dt.int64))
     if shape_aval.ndim != 1:
         raise ShapeError(f"For RandomPoisson, the argument[shape] must be a 1-D tensor, but got "
                          f"{shape_aval.ndim}-D")
     if not hasattr(rate, "aval"):
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
-                         f"type of {{Float16, Float32, Float64, Int32, Int64}}, but got "
-                         f"{type(rate).__name__}.")
+        raise dtype_error("RandomPoisson", "rate", _POISSON_TYPES, value_type_name(rate))
     check_tensor_dtype("RandomPoisson", "rate", abstract_of(rate).dtype, _POISSON_TYPES)
     if dtype not in _POISSON_TYPES:
         raise DTypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, "
@@ -360,9 +357,7 @@ _CATEGORY_TYPES = (dt.int16, dt.int32, dt.int64)
 
 def _int_scalar(value, name: str):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        kind = "Float32" if isinstance(value, float) else type(value).__name__
-        raise DTypeError(f"For primitive[RandomCategorical], the input argument[{name}] must be "
-                         f"a type of {{Int32, Int64}}, but got {kind}.")
+        raise dtype_error("RandomCategorical", name, (dt.int32, dt.int64), value_type_name(value))
     return int(value)
 
 
