@@ -25,7 +25,7 @@ def tensor_dtype_error(op: str, name: str, allowed, got, loc: SourceLoc | None =
     `allowed`: "For primitive[Abs], the input argument[x] must be a type of {Tensor[Float16],
     Tensor[Float32]}, but got Tensor[Int32]." The allowed types are listed in the order of
     their names, as MindSpore's set of names keeps them. `got` is the dtype passed (a DType,
-    shown `Tensor[...]`) or MindSpore's spelling of what was passed (`int`, `Ref[...]`)."""
+    shown `Tensor[...]`) or MindSpore's name of what was passed (`Ref[Tensor[Int32]]`)."""
     listed = ", ".join(sorted({_tensor_type_name(d) for d in allowed}))
     shown = _tensor_type_name(got) if isinstance(got, DType) else str(got)
     return DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
