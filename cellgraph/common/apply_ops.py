@@ -16,8 +16,14 @@ from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import (
+    element_dtype_error,
+    not_tensor_error,
+    tensor_dtype_error,
+    value_type_name,
+)
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .assign import assign
@@ -219,12 +225,17 @@ class SGD(_UpdateClass):
 
 
 def _float_tensor(op: str, name: str, value) -> None:
-    """MindSpore's dtype check of an update's inputs: Tensors of float16 or float32."""
-    dtype = getattr(value, "dtype", None)
-    if dtype not in (dt.float16, dt.float32):
-        raise DTypeError(f"For '{op}', the input argument[{name}] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32]}}, but got "
-                         f"{dtype if dtype is not None else type(value).__name__}.")
+    """MindSpore's dtype check of an update's inputs: Tensors of float16 or float32, with the
+    wording of its Python check when a graph is compiled, of its kernel's when run eagerly."""
+    floats, dtype = (dt.float16, dt.float32), getattr(value, "dtype", None)
+    if dtype in floats:
+        return
+    got = f"Ref[Tensor[{dtype}]]" if is_parameter(value) else value_type_name(value)
+    if not running_eagerly():
+        raise element_dtype_error(op, name, floats, got)
+    if dtype is None:
+        raise not_tensor_error(op, name, value)
+    raise tensor_dtype_error(op, name, floats, got)
 
 
 def _shrunk(value, threshold):

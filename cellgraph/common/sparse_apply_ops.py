@@ -18,11 +18,11 @@ import numpy as np
 from cellgraph.compiler.builder import is_parameter, is_tensor_like
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
-    DTypeError,
     ShapeError,
     UnsupportedError,
 )
@@ -66,11 +66,8 @@ def _check_operands(op, var, slots: dict, grad, indices):
     if not is_tensor_like(indices):
         raise ArgumentError(f"For Primitive[{op}], the input argument[indices] must be a Tensor, "
                             f"but got {type(indices).__name__}", user_loc())
-    index_dtype = abstract_of(indices).dtype
-    if index_dtype not in (dt.int32, dt.int64):
-        raise DTypeError(f"For primitive[{op}], the input argument[indices] must be a type of "
-                         f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{index_dtype}].",
-                         user_loc())
+    check_tensor_dtype(op, "indices", abstract_of(indices).dtype, (dt.int32, dt.int64),
+                       user_loc())
     shape = tuple(abstract_of(var).shape)
     if not shape:
         raise ShapeError(f"For '{op}', the dimension of 'var' must be at least 1-D, but got "
@@ -103,11 +100,8 @@ def _check_float_types(op, names, operands: dict) -> None:
         value = operands[name]
         dtype = abstract_of(value).dtype
         if dtype not in (dt.float16, dt.float32):
-            kind = "Ref[Tensor" if is_parameter(value) else "Tensor"
-            closing = "]]" if kind == "Ref[Tensor" else "]"
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
-                             f"{{Tensor[Float16], Tensor[Float32]}}, but got {kind}[{dtype}"
-                             f"{closing}.", user_loc())
+            got = f"Ref[Tensor[{dtype}]]" if is_parameter(value) else dtype
+            raise tensor_dtype_error(op, name, (dt.float16, dt.float32), got, user_loc())
 
 
 def _summed(var, grad, indices):

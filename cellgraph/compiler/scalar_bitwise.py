@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import operator
 
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.check_convert import dtype_error, value_type_name
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 
@@ -32,8 +34,8 @@ def _and_or(name: str, fn):
             return fn(x, y)
         for arg, value in (("x", x), ("y", y)):
             if isinstance(value, float):
-                raise DTypeError(f"For primitive[{name}], the input argument[{arg}_dtype] must "
-                                 f"be a type of {{Bool, Int32, Int64}}, but got Float32.")
+                raise dtype_error(name, f"{arg}_dtype", (dt.bool_, dt.int32, dt.int64),
+                                  value_type_name(value))
         return int(fn(x, y))
     return op
 

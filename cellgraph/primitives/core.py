@@ -361,7 +361,8 @@ class Primitive:
         try:
             return self.abstract_rule(*avals, **params)
         except CellgraphError as e:
-            if not e.message.startswith(self.label):
+            # MindSpore's own messages name the op first: "For primitive[Zeta], ..."
+            if not e.message.startswith((self.label, f"For primitive[{self.label}]")):
                 e.message = f"{self.label}: {e.message}"
                 e.args = (e._text(),)
             raise

@@ -23,6 +23,7 @@ from .array_ops import (
     zeros_like,
 )
 from .batching import loop_rule
+from .check_convert import check_tensor_dtype
 from .core import Primitive, Slice, TensorType, abstract_of, broadcast_shapes, normalize_axis
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .exports import export, export_class
@@ -277,14 +278,8 @@ def bincount(input, weights=None, minlength=0):
 def _ctc_greedy_decoder_type(inputs: TensorType, sequence_length: TensorType,
                              merge_repeated=True) -> tuple:
     op = "CTCGreedyDecoder"
-    if inputs.dtype not in (dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[{op}], the input argument[inputs type] must be a type "
-                         f"of {{Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"Tensor[{inputs.dtype}].")
-    if sequence_length.dtype != dt.int32:
-        raise DTypeError(f"For primitive[{op}], the input argument[sequence length dtype] must "
-                         f"be a type of {{Tensor[Int32]}}, but got "
-                         f"Tensor[{sequence_length.dtype}].")
+    check_tensor_dtype(op, "inputs type", inputs.dtype, (dt.float32, dt.float64))
+    check_tensor_dtype(op, "sequence length dtype", sequence_length.dtype, (dt.int32,))
     if inputs.ndim != 3:
         raise ArgumentValueError(f"inputs's dim must be 3, but got: {inputs.ndim}.")
     if sequence_length.ndim != 1:

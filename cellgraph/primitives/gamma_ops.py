@@ -14,6 +14,7 @@ import numbers
 from . import dtype as dt
 from .array_ops import broadcast_to
 from .batching import batch_size, broadcasting_rule, same_shape_rule, to_front
+from .check_convert import check_tensor_types_same
 from .core import FLOAT, Primitive, TensorType, abstract_of, broadcast_shapes, value_input
 from .errors import ArgumentValueError, DTypeError
 from .exports import export, export_class
@@ -55,14 +56,7 @@ for _prim in (lgamma, digamma, polygamma_p, erfinv):
 # a carried along as truncated Taylor series.
 
 def _igamma_type(a: TensorType, x: TensorType) -> TensorType:
-    for name, t in (("a", a), ("x", x)):
-        if t.dtype.name not in ("float32", "float64"):
-            raise DTypeError(f"For primitive[Igamma], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{t.dtype}].")
-    if a.dtype != x.dtype:
-        raise DTypeError(f"For primitive[Igamma], the input type must be same.\nname:[a]:"
-                         f"Tensor[{a.dtype}].\nname:[x]:Tensor[{x.dtype}].")
+    check_tensor_types_same("Igamma", {"a": a.dtype, "x": x.dtype}, (dt.float32, dt.float64))
     return TensorType(broadcast_shapes(a.shape, x.shape), a.dtype)
 
 
@@ -119,12 +113,7 @@ def _igamma_da_bprop(a, x, out, dout, order):
 
 
 def _zeta_type(x: TensorType, q: TensorType) -> TensorType:
-    if x.dtype != q.dtype:
-        raise DTypeError(f"For primitive[Zeta], the input type must be same.\n"
-                         f"name:[q]:Tensor[{q.dtype}].\nname:[x]:Tensor[{x.dtype}].")
-    if x.dtype not in (dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[Zeta], the input argument[q] must be a type of "
-                         f"{{Tensor[Float32], Tensor[Float64]}}, but got Tensor[{q.dtype}].")
+    check_tensor_types_same("Zeta", {"q": q.dtype, "x": x.dtype}, (dt.float32, dt.float64))
     if x.shape != q.shape:
         raise ArgumentValueError(f"ZetaShape of x{x.shape} are not consistent with the shape "
                                  f"q{q.shape}".replace(",)", ")"))

@@ -22,6 +22,7 @@ import numpy as np
 from . import dtype as dt
 from .array_ops import cast, expand_dims, reduce_sum, reshape, transpose, zeros_like
 from .batching import batch_size, batched_front
+from .check_convert import check_tensor_dtype
 from .complex_ops import conj_, real_part
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
@@ -250,10 +251,7 @@ def _eig_type(a: TensorType, compute_v=True):
     without `compute_v` the second result is a 0-d placeholder, as MindSpore's."""
     complex_of = {dt.float32: dt.complex64, dt.float64: dt.complex128,
                   dt.complex64: dt.complex64, dt.complex128: dt.complex128}
-    if a.dtype not in complex_of:
-        raise DTypeError(f"For primitive[Eig], the input argument[x] must be a type of "
-                         f"{{Tensor[Complex128], Tensor[Complex64], Tensor[Float32], "
-                         f"Tensor[Float64]}}, but got Tensor[{a.dtype.label}].")
+    check_tensor_dtype("Eig", "x", a.dtype, complex_of)
     if a.ndim < 2:
         raise ArgumentValueError(f"For Eig, x should be at lease 2, but got a {a.ndim}-D "
                                  f"Tensor.")

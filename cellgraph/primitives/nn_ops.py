@@ -20,6 +20,7 @@ from .batching import (
     same_shape_rule,
     to_front,
 )
+from .check_convert import check_tensor_dtype
 from .core import (
     FLOAT,
     Primitive,
@@ -199,14 +200,12 @@ def _ctc_loss_type(x, labels_indices, labels_values, sequence_length,
                    preprocess_collapse_repeated=False, ctc_merge_repeated=True,
                    ignore_longer_outputs_than_inputs=False):
     op = "CTCLoss"
-    for name, t, allowed in (("x", x, (dt.float16, dt.float32, dt.float64)),
-                             ("labels_indices", labels_indices, (dt.int64,)),
+    # in MindSpore's order, which checks the logits (its `inputs`) last
+    for name, t, allowed in (("labels_indices", labels_indices, (dt.int64,)),
                              ("labels_values", labels_values, (dt.int32,)),
-                             ("sequence_length", sequence_length, (dt.int32,))):
-        if t.dtype not in allowed:
-            names = ", ".join(f"Tensor[{d}]" for d in allowed)
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{{names}}}, but got Tensor[{t.dtype}].")
+                             ("sequence_length", sequence_length, (dt.int32,)),
+                             ("inputs", x, (dt.float16, dt.float32, dt.float64))):
+        check_tensor_dtype(op, name, t.dtype, allowed)
     for name, t, rank in (("x", x, 3), ("labels_indices", labels_indices, 2),
                           ("labels_values", labels_values, 1),
                           ("sequence_length", sequence_length, 1)):

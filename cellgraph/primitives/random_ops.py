@@ -10,6 +10,7 @@ import numpy as np
 from . import dtype as dt
 from .array_ops import cast, gather, reshape
 from .batching import loop_rule
+from .check_convert import check_tensor_dtype, not_tensor_error
 from .core import Primitive, TensorType, abstract_of, value_input
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .math_ops import less, select
@@ -108,10 +109,8 @@ random_gamma = Primitive("random_gamma", _random_gamma_type, label="RandomGamma"
 
 def _candidate_sampler_type(true_classes: TensorType, num_true, num_sampled, unique, range_max,
                             remove_accidental_hits, seed=None, log_uniform=False) -> tuple:
-    if true_classes.dtype not in (dt.int32, dt.int64):
-        raise DTypeError(f"For primitive[UniformCandidateSampler], the input "
-                         f"argument[true_classes] must be a type of {{Tensor[Int32], "
-                         f"Tensor[Int64]}}, but got Tensor[{true_classes.dtype}].")
+    check_tensor_dtype("UniformCandidateSampler", "true_classes", true_classes.dtype,
+                       (dt.int32, dt.int64))
     if true_classes.ndim != 2:
         raise ArgumentValueError(f"For 'UniformCandidateSampler', the dimension of input "
                                  f"'true_classes' must be 2, but got {true_classes.ndim}")
@@ -262,8 +261,7 @@ def shuffle_first_axis(x, key):
     """`x` with its first axis in the order of a permutation from the generator `key` names
     (see draw_uniform; a kernel's stream shuffles as MindSpore's RandomShuffle)."""
     if not hasattr(x, "aval") and not isinstance(x, np.ndarray):
-        raise DTypeError(f"For Primitive[RandomShuffle], the type of input argument[input_x] "
-                         f"must be Tensor but got {type(x).__name__}.")
+        raise not_tensor_error("RandomShuffle", "input_x", x)
     aval = abstract_of(x)
     if aval.ndim == 0:
         return x

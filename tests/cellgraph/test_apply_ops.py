@@ -186,3 +186,56 @@ def test_adam_rounds_its_moments_as_mindspore_s_cpu_kernel():
     one = np.float32(1)
     np.testing.assert_array_equal(m.asnumpy(), m0 + (g - m0) * (one - np.float32(0.9)))
     np.testing.assert_array_equal(v.asnumpy(), v0 + (g * g - v0) * (one - np.float32(0.999)))
+
+
+def test_sgd_names_its_primitive_and_a_parameter_as_mindspore():
+    accum, stat = param([1.0, 1.0], "accum"), Tensor(np.ones(2, np.float32))
+    ints = Parameter(Tensor(np.ones(2, np.int32)), name="ints")
+    with pytest.raises(TypeError) as info:
+        ops.SGD()(ints, Tensor(np.ones(2, np.int32)), Tensor(0.1), accum, Tensor(0.1), stat)
+    assert str(info.value).split("\n")[0] == (
+        "For primitive[SGD], the input argument[parameters] must be a type of {Tensor[Float16], "
+        "Tensor[Float32]}, but got Ref[Tensor[Int32]].")
+    with pytest.raises(TypeError) as info:
+        ops.SGD()(param([1.0, 1.0], "p"), Tensor(np.ones(2, np.int32)), Tensor(0.1), accum,
+                  Tensor(0.1), stat)
+    assert str(info.value).split("\n")[0] == (
+        "For primitive[SGD], the input argument[gradient] must be a type of {Tensor[Float16], "
+        "Tensor[Float32]}, but got Tensor[Int32].")
+
+
+def test_sgd_takes_its_learning_rate_as_a_tensor_only():
+    with pytest.raises(TypeError) as info:
+        ops.SGD()(param([1.0, 1.0], "p"), Tensor(np.ones(2, np.float32)), 0.1,
+                  param([1.0, 1.0], "accum"), Tensor(0.1), Tensor(np.ones(2, np.float32)))
+    assert str(info.value).split("\n")[0] == (
+        "For Primitive[SGD], the type of input argument[learning_rate] must be Tensor but got "
+        "Float32.")
+
+
+class _SGDNet(nn.Cell):
+    def __init__(self, parameters):
+        super().__init__()
+        self.sgd, self.parameters = ops.SGD(), parameters
+        self.accum = param([1.0, 1.0], "accum")
+
+    def construct(self, gradient, learning_rate):
+        return self.sgd(self.parameters, gradient, learning_rate, self.accum, Tensor(0.1),
+                        Tensor(np.ones(2, np.float32)))
+
+
+@pytest.mark.parametrize("parameters, gradient, learning_rate, name, got", [
+    (Parameter(Tensor(np.ones(2, np.int32)), name="ints"), np.ones(2, np.float32), Tensor(0.1),
+     "parameters", "Ref[Tensor[Int32]]"),
+    (param([1.0, 1.0], "p"), np.ones(2, np.int32), Tensor(0.1), "gradient", "Tensor[Int32]"),
+    (param([1.0, 1.0], "p"), np.ones(2, np.float32), 0.1, "learning_rate", "Float32"),
+])
+def test_sgd_in_a_graph_says_what_mindspore_python_check_says(parameters, gradient,
+                                                              learning_rate, name, got):
+    with pytest.raises(TypeError) as info:
+        _SGDNet(parameters)(Tensor(gradient), learning_rate)
+    assert str(info.value).split("\n")[0] == (
+        f"For 'SGD', the element of '{name}' must be one of Tensor[Float16], Tensor[Float32], but "
+        f"got {got}.The supported data types depend on the hardware that executes the operator, "
+        f"for more details, please refer to the MindSpore official website to get more "
+        f"information about the data type.")

@@ -154,3 +154,11 @@ def test_pad_and_shift_errors():
     with pytest.raises(RuntimeError, match="at most the 2 elements"):
         P.PadAndShift()(Tensor(np.array([9, 13], np.int32)),
                         Tensor(np.array([0, 1, 5], np.int32)), 1)
+
+
+def test_map_uniform_run_eagerly_refuses_a_float_input_as_mindspore_kernel():
+    with pytest.raises(TypeError) as info:
+        P.MapUniform()(Tensor(np.array([0.0, 1.0], np.float32)), 4, 2)
+    assert str(info.value).split("\n")[0] == (
+        "For primitive[MapUniform], the input argument[input] must be a type of {Tensor[Int16], "
+        "Tensor[Int32], Tensor[Int64], Tensor[Int8]}, but got Tensor[Float32].")

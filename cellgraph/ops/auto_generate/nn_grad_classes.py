@@ -11,6 +11,7 @@ from cellgraph.ops.operations import _grad_ops
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import norm_ops
+from cellgraph.primitives.check_convert import tensor_dtype_error
 from cellgraph.primitives.core import value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.primitives.exports import REQUIRED
@@ -248,9 +249,8 @@ def _resize_nearest_neighbor_v2_grad(grads, size, align_corners=False,
         raise ArgumentValueError(f"For primitive[{op}], the image rank must be equal to 4, but "
                                  f"got {len(grads.shape)}.")
     if not grads.dtype.is_float:
-        raise DTypeError(f"For primitive[{op}], the input argument[grads] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"Tensor[{grads.dtype}].")
+        raise tensor_dtype_error(op, "grads", (mstype.float16, mstype.float32, mstype.float64),
+                                 grads.dtype)
     return _nearest_grad(grads, sizes, align_corners, half_pixel_centers)
 
 

@@ -7,6 +7,7 @@ from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.creation import arange
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_types_same
 from cellgraph.primitives.core import abstract_of, prims
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -311,13 +312,7 @@ def iou(anchor_boxes, gt_boxes, mode="iou"):
     in MindSpore's CPU kernel's order of operations, in the boxes' dtype."""
     check_iou_mode(mode)
     a, g = abstract_of(anchor_boxes), abstract_of(gt_boxes)
-    for aval in (a, g):
-        if aval.dtype not in _IOU_TYPES:
-            raise DTypeError(f"For primitive[IOU], the input argument[x] must be a type of "
-                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{aval.dtype}].")
-    if a.dtype != g.dtype:
-        raise DTypeError("For primitive[IOU], the input type must be same.")
+    check_tensor_types_same("IOU", {"x": a.dtype, "y": g.dtype}, _IOU_TYPES)
     for name, aval in (("anchor_boxes", a), ("gt_boxes", g)):
         if aval.ndim != 2:
             raise ArgumentValueError(f"For primitive[IOU], the dimension of '{name}' must be "

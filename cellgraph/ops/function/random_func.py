@@ -13,6 +13,7 @@ from cellgraph.ops.function.array_func.attributes import _ndim, _shape
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.check_convert import check_tensor_dtype, dtype_error, value_type_name
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import cumsum
@@ -327,25 +328,15 @@ def random_poisson(shape, rate, seed=None, dtype=dt.float32):
 def poisson_counts(shape, rate, key, dtype):
     """random_poisson's checks and draws from the generator `key` names."""
     if not hasattr(shape, "aval"):
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
-                         f"type of {{Int32, Int64}}, but got {type(shape).__name__}.")
+        raise dtype_error("RandomPoisson", "shape", (dt.int32, dt.int64), value_type_name(shape))
     shape_aval = abstract_of(shape)
-    if shape_aval.dtype not in (dt.int32, dt.int64):
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
-                         f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
-                         f"Tensor[{shape_aval.dtype}].")
+    check_tensor_dtype("RandomPoisson", "shape", shape_aval.dtype, (dt.int32, dt.int64))
     if shape_aval.ndim != 1:
         raise ShapeError(f"For RandomPoisson, the argument[shape] must be a 1-D tensor, but got "
                          f"{shape_aval.ndim}-D")
     if not hasattr(rate, "aval"):
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
-                         f"type of {{Float16, Float32, Float64, Int32, Int64}}, but got "
-                         f"{type(rate).__name__}.")
-    rate_dtype = abstract_of(rate).dtype
-    if rate_dtype not in _POISSON_TYPES:
-        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
-                         f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64], "
-                         f"Tensor[Int32], Tensor[Int64]}}, but got Tensor[{rate_dtype}].")
+        raise dtype_error("RandomPoisson", "rate", _POISSON_TYPES, value_type_name(rate))
+    check_tensor_dtype("RandomPoisson", "rate", abstract_of(rate).dtype, _POISSON_TYPES)
     if dtype not in _POISSON_TYPES:
         raise DTypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, "
                          f"mindspore.int32, mindspore.float16, mindspore.float32, "
@@ -366,9 +357,7 @@ _CATEGORY_TYPES = (dt.int16, dt.int32, dt.int64)
 
 def _int_scalar(value, name: str):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        kind = "Float32" if isinstance(value, float) else type(value).__name__
-        raise DTypeError(f"For primitive[RandomCategorical], the input argument[{name}] must be "
-                         f"a type of {{Int32, Int64}}, but got {kind}.")
+        raise dtype_error("RandomCategorical", name, (dt.int32, dt.int64), value_type_name(value))
     return int(value)
 
 
@@ -405,10 +394,8 @@ def categorical_draw(logits, num_sample, seed, dtype, streams: dict | None):
     num_sample = _int_scalar(num_sample, "num_sample")
     seed = _int_scalar(seed, "seed")
     aval = abstract_of(logits)
-    if aval.dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[RandomCategorical], the input argument[logits] must be "
-                         f"a type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
-                         f"got Tensor[{aval.dtype}].")
+    check_tensor_dtype("RandomCategorical", "logits", aval.dtype,
+                       (dt.float16, dt.float32, dt.float64))
     if aval.ndim != 2:
         raise ShapeError("logits shape size only support 2D")
     if num_sample <= 0:

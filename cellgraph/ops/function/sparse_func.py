@@ -13,6 +13,7 @@ from cellgraph.ops.function.array_func.segment import unsorted_segment_max, unso
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -303,14 +304,9 @@ def coalesce(x_indices, x_values, x_shape):
     from cellgraph.runtime.tensor import Tensor
 
     for name, value in (("x_indices", x_indices), ("x_shape", x_shape)):
-        if abstract_of(value).dtype != dt.int64:
-            raise DTypeError(f"For primitive[Coalesce], the input argument[{name}] must be a "
-                             f"type of {{Tensor[Int64]}}, but got "
-                             f"Tensor[{abstract_of(value).dtype}].")
-    if abstract_of(x_values).dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[Coalesce], the input argument[x_values] must be a "
-                         f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
-                         f"got Tensor[{abstract_of(x_values).dtype}].")
+        check_tensor_dtype("Coalesce", name, abstract_of(value).dtype, (dt.int64,))
+    check_tensor_dtype("Coalesce", "x_values", abstract_of(x_values).dtype,
+                       (dt.float16, dt.float32, dt.float64))
     _eager("coalesce")
     indices, values = x_indices.asnumpy(), x_values.asnumpy()
     shape = x_shape.asnumpy()

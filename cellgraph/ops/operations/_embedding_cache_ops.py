@@ -14,8 +14,13 @@ from cellgraph.ops.function.math_func.elementwise import truncate_div
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    element_dtype_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.core import abstract_of, value_input
+from cellgraph.primitives.core import abstract_of, running_eagerly, value_input
 from cellgraph.primitives.dynamic_ops import masked_select, nonzero_p
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
 from cellgraph.runtime.tensor import Tensor
@@ -72,10 +77,7 @@ def sub_and_filter(input_x, max_num, offset):
     """(input_x - offset where it lies in [0, max_num), the flat positions of those elements),
     both 1-D in input_x's dtype, in the input's order."""
     op = "SubAndFilter"
-    dtype = abstract_of(input_x).dtype
-    if dtype not in (dt.int32, dt.int64):
-        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                         f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+    dtype = check_tensor_dtype(op, "x", abstract_of(input_x).dtype, (dt.int32, dt.int64))
     shifted = F.sub(F.reshape(input_x, (-1,)), F.cast(offset, dtype) if isinstance(
         offset, Tensor) else offset)
     limit = F.cast(max_num, dtype) if isinstance(max_num, Tensor) else max_num
@@ -95,10 +97,11 @@ def map_uniform(input, per_group_size, group_num):
     MindSpore's kernel computes them in C++), of the input's shape and integer dtype; an
     output of per_group_size * group_num or more fails when the graph runs."""
     op = "MapUniform"
-    dtype = abstract_of(input).dtype
-    if dtype not in (dt.int8, dt.int16, dt.int32, dt.int64):
-        raise DTypeError(f"For '{op}', the element of 'input' must be one of Tensor[Int8], "
-                         f"Tensor[Int16], Tensor[Int32], Tensor[Int64], but got Tensor[{dtype}].")
+    dtype, ints = abstract_of(input).dtype, (dt.int8, dt.int16, dt.int32, dt.int64)
+    if dtype not in ints and running_eagerly():
+        raise tensor_dtype_error(op, "input", ints, dtype)
+    if dtype not in ints:  # in a graph, MindSpore's Python check of the primitive refuses it
+        raise element_dtype_error(op, "input", ints, f"Tensor[{dtype}]")
     for name, value in (("per_group_size", per_group_size), ("group_num", group_num)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise DTypeError(f"For '{op}', the '{name}' must be int, but got "

@@ -8,6 +8,7 @@ from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_type, dtype_error
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentError, DTypeError, RunError, ShapeError
 
@@ -60,9 +61,8 @@ class ClipByNorm(PrimitiveClass):
         x_type, norm_type = abstract_of(x), abstract_of(clip_norm)
         for name, abstract in (("x", x_type), ("clip_norm", norm_type)):
             if abstract.dtype not in (_dtype.float16, _dtype.float32):
-                raise DTypeError(f"For primitive[ClipByNorm], the input argument[{name}] must "
-                                 f"be a type of {{Float16, Float32}}, but got "
-                                 f"{abstract.dtype}.")
+                raise dtype_error("ClipByNorm", name, (_dtype.float16, _dtype.float32),
+                                  abstract.dtype)
         x_shape, norm_shape = tuple(x_type.shape), tuple(norm_type.shape)
         if all(d == 1 for d in norm_shape):
             clip_norm = F.reshape(clip_norm, ())
@@ -247,10 +247,7 @@ class AntiQuant(PrimitiveClass):
         from cellgraph.primitives import dtype as mstype
         from cellgraph.primitives.errors import UnsupportedError
 
-        if not is_tensor(x) or x.dtype != mstype.int8:
-            got = f"Tensor[{x.dtype}]" if is_tensor(x) else type(x).__name__
-            raise DTypeError(f"For primitive[AntiQuant], the input argument[input_x] must be a "
-                             f"type of {{Tensor[Int8]}}, but got {got}.")
+        check_tensor_type("AntiQuant", "input_x", x, (mstype.int8,))
         for name, value in (("scale", scale), ("offset", offset)):
             if not is_tensor(value):
                 kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(value),

@@ -99,6 +99,14 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    check_tensor_type,
+    check_tensor_types_same,
+    check_types_same,
+    not_tensor_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import TensorType, abstract_of, normalize_axis, value_input
 from cellgraph.primitives.errors import (
@@ -139,9 +147,7 @@ def _fill_v2(shape, value):
     so in a graph they must be known when it is built."""
     if is_tensor(shape) and not isinstance(shape, np.ndarray):
         aval = abstract_of(shape)
-        if aval.dtype not in (dt.int32, dt.int64):
-            raise DTypeError(f"For primitive[FillV2], the input argument[shape] must be a type of "
-                             f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{aval.dtype}].")
+        check_tensor_dtype("FillV2", "shape", aval.dtype, (dt.int32, dt.int64))
         if aval.ndim != 1:
             raise ArgumentValueError("For Primitive[FillV2], Shape of shape value only could be "
                                      "one-dimensional")
@@ -153,8 +159,7 @@ def _fill_v2(shape, value):
             raise ArgumentValueError(f"For primitive[FillV2], the the {i}th dimension of input "
                                      f"shape must be greater than or equal to 0, but got {n}.")
     if not is_tensor(value) or isinstance(value, np.ndarray):
-        raise DTypeError(f"For Primitive[FillV2], the type of input argument[y] must be Tensor "
-                         f"but got {type(value).__name__}.")
+        raise not_tensor_error("FillV2", "y", value)
     count = int(np.prod(abstract_of(value).shape))
     if count != 1:
         raise ArgumentValueError(f"For primitive[FillV2], the size of the input [fill_value] must "
@@ -875,11 +880,12 @@ def _unravel_index(indices, dims):
     the array's size is MindSpore's ValueError when it runs."""
     op = "For primitive[UnravelIndex]"
     for name, value in (("dims", dims), ("indices", indices)):
-        if not is_tensor(value) or abstract_of(value).dtype not in (dt.int32, dt.int64):
-            raise DTypeError(f"{op}, the input argument[{name}] must be a type of "
-                             f"{{Tensor[Int32], Tensor[Int64]}}, but got {_tensor_type(value)}.")
-    if abstract_of(indices).dtype != abstract_of(dims).dtype:
-        raise DTypeError(f"{op}, the input type must be same.")
+        if not is_tensor(value):
+            raise tensor_dtype_error("UnravelIndex", name, (dt.int32, dt.int64),
+                                     _tensor_type(value))
+    check_tensor_types_same("UnravelIndex", {"dims": abstract_of(dims).dtype,
+                                             "indices": abstract_of(indices).dtype},
+                            (dt.int32, dt.int64))
     if abstract_of(dims).ndim != 1:
         raise ArgumentValueError(f"{op}, the dims shape must be equal to 1, but got "
                                  f"{abstract_of(dims).ndim}.")
@@ -910,8 +916,7 @@ def _parallel_concat(values):
         raise DTypeError(f"For '{op}', the input must be a tuple or list of Tensors, but got "
                          f"{_tensor_type(values)}.")
     avals = [abstract_of(v) for v in values]
-    if any(a.dtype != avals[0].dtype for a in avals):
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    check_types_same(op, {f"element{i}": aval.dtype for i, aval in enumerate(avals)})
     for i, aval in [*enumerate(avals)][1:] + [(0, avals[0])]:  # MindSpore's order
         if aval.ndim < 1:
             raise ArgumentValueError(f"For [{op}], the rank of input x{i} must be greater than "
@@ -954,9 +959,8 @@ def _check_numerics(x):
     """`x`, a float Tensor, unchanged; a NaN or an infinity in it is MindSpore's RuntimeError
     when it runs."""
     if not is_tensor(x) or abstract_of(x).dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[CheckNumerics], the input argument[x] must be a type "
-                         f"of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"{_tensor_type(x)}.")
+        raise tensor_dtype_error("CheckNumerics", "x", (dt.float16, dt.float32, dt.float64),
+                                 _tensor_type(x))
     for test, what in ((isnan, "count of NaN values"), (isinf, "count of Inf values")):
         check_range(F.reduce_sum(F.cast(test(x), dt.int32)), low=0, high=1, what=what,
                     op="CheckNumerics", error="runtime")
@@ -1099,9 +1103,7 @@ class EditDistance(PrimitiveClass):
         for name, value in (("hypothesis_indices", hypothesis_indices),
                             ("hypothesis_shape", hypothesis_shape),
                             ("truth_indices", truth_indices), ("truth_shape", truth_shape)):
-            if not is_tensor(value) or abstract_of(value).dtype != dt.int64:
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{Tensor[Int64]}}, but got {_tensor_type(value)}.")
+            check_tensor_type(op, name, value, (dt.int64,))
         if abstract_of(hypothesis_values).dtype != abstract_of(truth_values).dtype:
             raise DTypeError(f"Dtype of hypothesis_values and truth_values must be the same, but "
                              f"got hypothesis_values: {_tensor_type(hypothesis_values)}, "

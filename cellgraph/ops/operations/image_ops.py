@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph._checkparam import check_string, check_value_type
-from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.ops.function.image_func import crop_and_resize
 from cellgraph.ops.function.nn_func.bicubic import resize_bicubic
@@ -14,8 +13,11 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.check_convert import (
+    check_tensor_type,
+)
 from cellgraph.primitives.core import abstract_of, value_input
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.random_ops import draw_uniform, standard_normal_draw
 from cellgraph.runtime.tensor import Tensor
 
@@ -34,12 +36,7 @@ def _check_operand_types(op: str, operands) -> None:
     """Each (name, value, allowed dtypes) operand is a Tensor of one of its dtypes, else
     MindSpore's TypeError for the primitive `op`."""
     for name, value, allowed in operands:
-        if not is_tensor(value) or abstract_of(value).dtype not in allowed:
-            got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
-                type(value).__name__
-            listed = ", ".join(f"Tensor[{d}]" for d in allowed)
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{{listed}}}, but got {got}.")
+        check_tensor_type(op, name, value, allowed)
 
 class ResizeBicubic(PrimitiveClass):
     """`ops.ResizeBicubic(align_corners=False, half_pixel_centers=False)(images, size)`:
@@ -61,10 +58,7 @@ _FLOATS = (dt.float16, dt.float32, dt.float64)
 
 def _check_image(op: str, image, what: str, rank: int | None = None, least: int = 1) -> None:
     """MindSpore's checks of a float image whose last axis holds 3 channels."""
-    if not is_tensor(image) or abstract_of(image).dtype not in _FLOATS:
-        got = f"Tensor[{abstract_of(image).dtype}]" if is_tensor(image) else type(image).__name__
-        raise DTypeError(f"For primitive[{op}], the input argument[{what}] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got {got}.")
+    check_tensor_type(op, what, image, _FLOATS)
     shape = abstract_of(image).shape
     if rank is not None and len(shape) != rank:
         raise ArgumentValueError(f"For primitive[{op}], the the dimension of [x] must be equal "
@@ -78,10 +72,7 @@ def _check_image(op: str, image, what: str, rank: int | None = None, least: int 
 
 
 def _check_factor(op: str, value, what: str) -> None:
-    if not is_tensor(value) or abstract_of(value).dtype != dt.float32:
-        got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
-        raise DTypeError(f"For primitive[{op}], the input argument[{what}] must be a type of "
-                         f"{{Tensor[Float32]}}, but got {got}.")
+    check_tensor_type(op, what, value, (dt.float32,))
     if abstract_of(value).ndim != 0:
         raise ArgumentValueError(f"For primitive[{op}], the dimension of {what} must be equal "
                                  f"to 0, but got {abstract_of(value).ndim}.")
@@ -152,7 +143,7 @@ def _hsv_to_rgb(x):
 
 def _adjust_hue(image, delta):
     """`image` with each pixel's hue turned by `delta` (a float32 scalar, in turns)."""
-    _check_image("AdjustHue", image, "image", least=3)
+    _check_image("AdjustHue", image, "images", least=3)
     _check_factor("AdjustHue", delta, "delta")
     return _in_float32(_turn_hue)(image, delta)
 
@@ -236,10 +227,7 @@ class ResizeArea(PrimitiveClass):
 
 
 def _scalar_operand(op: str, name: str, value, dtype):
-    if not is_tensor(value) or abstract_of(value).dtype != dtype:
-        got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
-        raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
-                         f"{{Tensor[{dtype}]}}, but got {got}.")
+    check_tensor_type(op, name, value, (dtype,))
     if abstract_of(value).ndim != 0:
         raise ArgumentValueError(f"For primitive[{op}], the {name}'s dims must be 0, but got "
                                  f"{abstract_of(value).ndim}.")
@@ -289,11 +277,7 @@ class CombinedNonMaxSuppression(PrimitiveClass):
                  score_threshold):
         op = "CombinedNonMaxSuppression"
         for name, value in (("boxes", boxes), ("scores", scores)):
-            if not is_tensor(value) or abstract_of(value).dtype != dt.float32:
-                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
-                    type(value).__name__
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{Tensor[Float32]}}, but got {got}.")
+            check_tensor_type(op, name, value, (dt.float32,))
         for name, value, dtype in (("max_output_size_per_class", max_output_size_per_class,
                                     dt.int32), ("max_total_size", max_total_size, dt.int32),
                                    ("iou_threshold", iou_threshold, dt.float32),
@@ -583,11 +567,7 @@ class ExtractGlimpse(PrimitiveClass):
         op = "ExtractGlimpse"
         for name, value, dtype in (("x", x, dt.float32), ("size", size, dt.int32),
                                    ("offsets", offsets, dt.float32)):
-            if not is_tensor(value) or abstract_of(value).dtype != dtype:
-                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
-                    type(value).__name__
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{Tensor[{dtype}]}}, but got {got}.")
+            check_tensor_type(op, name, value, (dtype,))
         shape = abstract_of(x).shape
         if len(shape) != 4:
             raise ArgumentValueError(f"For '{op}', the rank of 'x' must be 4, but got "

@@ -13,6 +13,7 @@ from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -28,13 +29,9 @@ def no_repeat_ngram(state_seq, log_probs, ngram_size: int):
     test is n - 1 comparisons per window and one one-hot mask per window."""
     seq, probs = _tensor(state_seq, "NoRepeatNGram", "state_seq"), \
         _tensor(log_probs, "NoRepeatNGram", "log_probs")
-    if seq.dtype != dt.int32:
-        raise DTypeError(f"For primitive[NoRepeatNGram], the input argument[seq_type] must be a "
-                         f"type of {{Tensor[Int32]}}, but got Tensor[{seq.dtype}].")
-    if probs.dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[NoRepeatNGram], the input argument[log_probs] must be "
-                         f"a type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
-                         f"got Tensor[{probs.dtype}].")
+    check_tensor_dtype("NoRepeatNGram", "seq_type", seq.dtype, (dt.int32,))
+    check_tensor_dtype("NoRepeatNGram", "log_probs", probs.dtype,
+                       (dt.float16, dt.float32, dt.float64))
     for name, aval in (("state_seq", seq), ("log_probs", probs)):
         if aval.ndim != 3:
             raise ShapeError(f"For primitive[NoRepeatNGram], the rank of {name} must be equal "

@@ -73,6 +73,14 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    check_tensor_type,
+    check_tensor_types_same,
+    check_types_same,
+    not_tensor_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.complex_ops import polar
 from cellgraph.primitives.core import TensorType, abstract_of, fmt_shape, value_input
 from cellgraph.primitives.errors import (
@@ -187,9 +195,7 @@ def _add_v2(x, y):
     for name, value in (("x", x), ("y", y)):
         aval = abstract_of(value)
         if str(aval.dtype) not in _ADD_V2_TYPES[:5] + _ADD_V2_TYPES[6:]:
-            raise DTypeError(f"For primitive[AddV2], the input argument[{name}] must be a type of "
-                             f"{{{', '.join(f'Tensor[{t}]' for t in _ADD_V2_TYPES)}}}, but got "
-                             f"Tensor[{aval.dtype}].")
+            raise tensor_dtype_error("AddV2", name, _ADD_V2_TYPES, aval.dtype)
         shapes.append(tuple(aval.shape))
     if shapes[0] != shapes[1]:
         text = ["[" + "".join(f"{d}," for d in shape) + "]" for shape in shapes]
@@ -349,14 +355,7 @@ class Round(PrimitiveClass):
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)
 def _square_sum_all(x, y):
     (ax, ay), floats = (abstract_of(x), abstract_of(y)), (dt.float16, dt.float32)
-    for name, aval in (("x", ax), ("y", ay)):
-        if aval.dtype not in floats:
-            raise DTypeError(f"For primitive[SquareSumAll], the input argument[{name}] must be a "
-                             f"type of {{Tensor[Float16], Tensor[Float32]}}, but got "
-                             f"Tensor[{aval.dtype}].", user_loc())
-    if ax.dtype != ay.dtype:
-        raise DTypeError(f"For primitive[SquareSumAll], the input type must be same.\n"
-                         f"name:[x]:Tensor[{ax.dtype}].\nname:[y]:Tensor[{ay.dtype}].", user_loc())
+    check_tensor_types_same("SquareSumAll", {"x": ax.dtype, "y": ay.dtype}, floats, user_loc())
     if ax.shape != ay.shape:
         raise ShapeError(f"For primitive[SquareSumAll], the x: {fmt_shape(ax.shape)} must be "
                          f"equal to {fmt_shape(ay.shape)}", user_loc())
@@ -411,14 +410,8 @@ class NMSWithMask(PrimitiveClass):
     def __call__(self, bboxes):
         op = "NMSWithMask"
         if not hasattr(bboxes, "aval"):
-            kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(bboxes),
-                                                                       type(bboxes).__name__)
-            raise ArgumentError(f"For Primitive[{op}], the type of input argument[bboxes] must "
-                                f"be Tensor but got {kind}.")
-        if bboxes.dtype not in (dt.float16, dt.float32):
-            raise DTypeError(f"For primitive[{op}], the input argument[bboxes] must be a type "
-                             f"of {{Tensor[Float16], Tensor[Float32]}}, but got "
-                             f"Tensor[{bboxes.dtype}].")
+            raise not_tensor_error(op, "bboxes", bboxes)
+        check_tensor_dtype(op, "bboxes", bboxes.dtype, (dt.float16, dt.float32))
         if len(bboxes.shape) != 2:
             raise ShapeError(f"For primitive[{op}], the shape of bboxes must be equal to 2 , "
                              f"but got {len(bboxes.shape)}.")
@@ -483,12 +476,10 @@ class FloatStatus(PrimitiveClass):
     kernel for it; cellgraph computes it on every backend)."""
 
     def __call__(self, x):
-        dtype = abstract_of(x).dtype if hasattr(x, "aval") else None
-        if dtype not in (dt.float16, dt.float32, dt.float64):
-            kind = f"Tensor[{dtype}]" if dtype is not None else type(x).__name__
-            raise DTypeError(f"For primitive[FloatStatus], the input argument[x] must be a type "
-                             f"of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
-                             f"got {kind}.")
+        if not hasattr(x, "aval"):
+            raise not_tensor_error("FloatStatus", "x", x)
+        dtype = check_tensor_dtype("FloatStatus", "x", abstract_of(x).dtype,
+                                   (dt.float16, dt.float32, dt.float64))
         from cellgraph import ops
 
         finite = ops.isfinite(x).all().reshape((1,))
@@ -505,9 +496,7 @@ def _check_status_input(name, args) -> None:
         raise ArgumentError(f"The primitive[{name}]'s input arguments[input_x] must be all "
                             f"tensor and those type must be same. But got input "
                             f"argument[input_x]:{kind}")
-    if x.dtype not in (dt.float16, dt.float32):
-        raise DTypeError(f"For primitive[{name}], the input argument[input_x] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32]}}, but got Tensor[{x.dtype}].")
+    check_tensor_dtype(name, "input_x", x.dtype, (dt.float16, dt.float32))
     if len(x.shape) != 1:
         raise ShapeError(f"Input_x must be a 1-dimensional tensor, but got {len(x.shape)}-"
                          f"dimensional tensor.")
@@ -533,10 +522,7 @@ def _median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
     from cellgraph.primitives.sort_ops import sort, take_along_axis
 
     aval = abstract_of(x)
-    if aval.dtype not in _MEDIAN_TYPES:
-        raise DTypeError(f"For primitive[Median], the input argument[x] must be a type of "
-                         f"{{Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
-                         f"Tensor[Int64]}}, but got Tensor[{aval.dtype}].")
+    check_tensor_dtype("Median", "x", aval.dtype, _MEDIAN_TYPES)
     floating = aval.dtype.is_float
     if global_median:
         if aval.size == 0:
@@ -656,10 +642,7 @@ def _bincount_class(array, size, weights):
 
 def _complex_abs(x):
     """|x| of a complex64 or complex128 Tensor, as float32 or float64."""
-    if not is_tensor(x) or abstract_of(x).dtype not in (dt.complex64, dt.complex128):
-        kind = f"Tensor[{abstract_of(x).dtype}]" if is_tensor(x) else type(x).__name__
-        raise DTypeError(f"For primitive[ComplexAbs], the input argument[x] must be a type of "
-                         f"{{Tensor[Complex128], Tensor[Complex64]}}, but got {kind}.")
+    check_tensor_type("ComplexAbs", "x", x, (dt.complex64, dt.complex128))
     return F.abs(x)
 
 
@@ -703,24 +686,15 @@ __all__ += list(_FUNCTION_CLASSES)
 # ----- MindSpore's deprecated math classes its CPU kernels still run
 
 
-def _type_name(value) -> str:
-    """MindSpore's name of a value's type in its errors: `Tensor[Float32]`, `int`, ..."""
-    return f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else type(value).__name__
-
-
 def _check_dtypes(op: str, named: dict, allowed: tuple) -> None:
     """MindSpore's TypeError for an operand of `named` ({name: value}) that is not a Tensor
     of one of `allowed`."""
     for name, value in named.items():
-        if not is_tensor(value) or abstract_of(value).dtype not in allowed:
-            listed = ", ".join(f"Tensor[{d}]" for d in sorted(allowed, key=str))
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{{listed}}}, but got {_type_name(value)}.")
+        check_tensor_type(op, name, value, allowed)
 
 
-def _check_same_dtype(op: str, *values) -> None:
-    if len({abstract_of(v).dtype for v in values}) > 1:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+def _check_same_dtype(op: str, named: dict) -> None:
+    check_types_same(op, {name: abstract_of(value).dtype for name, value in named.items()})
 
 
 class Histogram(PrimitiveClass):
@@ -747,7 +721,7 @@ def _compare_and_bitpack(x, threshold):
     axis, the first in the highest bit; a bool `x` is packed as it is, the first in the lowest
     bit (MindSpore's kernel reads 8 bools as one little-endian word)."""
     op = "CompareAndBitpack"
-    _check_same_dtype(op, x, threshold)
+    _check_same_dtype(op, {"x": x, "threshold": threshold})
     _check_dtypes(op, {"threshold": threshold}, (dt.bool_, dt.float16, dt.float32, dt.float64,
                                                  dt.int8, dt.int16, dt.int32, dt.int64))
     if abstract_of(threshold).ndim != 0:
@@ -774,7 +748,7 @@ def _tridiagonal_matmul(superdiag, maindiag, subdiag, rhs):
     op = "TridiagonalMatMul"
     named = {"superdiag": superdiag, "maindiag": maindiag, "subdiag": subdiag, "rhs": rhs}
     _check_dtypes(op, named, (dt.float16, dt.float32, dt.float64, dt.complex64, dt.complex128))
-    _check_same_dtype(op, *named.values())
+    _check_same_dtype(op, named)
     for name, value in named.items():
         if abstract_of(value).ndim < 2:
             raise ArgumentValueError(f"For primitive[{op}], the dimension of '{name}' must be "
@@ -817,7 +791,7 @@ class MatrixSolveLs(PrimitiveClass):
         op = "MatrixSolveLs"
         kinds = (dt.float32, dt.float64, dt.complex64, dt.complex128)
         _check_dtypes(op, {"matrix": matrix, "rhs": rhs}, kinds)
-        _check_same_dtype(op, matrix, rhs)
+        _check_same_dtype(op, {"matrix": matrix, "rhs": rhs})
         _check_dtypes(op, {"l2_regularizer": l2_regularizer}, (dt.float64,))
         a, b = abstract_of(matrix), abstract_of(rhs)
         if a.ndim < 2 or b.ndim < 2:

@@ -121,6 +121,12 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    check_tensor_type,
+    not_tensor_error,
+    tensor_dtype_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis, value_input
 from cellgraph.primitives.dynamic_ops import check_merge_repeated, ctc_greedy_decoder
@@ -303,9 +309,8 @@ class ResizeLinear1D(PrimitiveClass):
     def __call__(self, x, size):
         aval = _tensor(x, "ResizeLinear1D", "x")
         if not aval.dtype.is_float:
-            raise DTypeError(f"For primitive[ResizeLinear1D], the input argument[x] must be a "
-                             f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, "
-                             f"but got Tensor[{aval.dtype}].")
+            raise tensor_dtype_error("ResizeLinear1D", "x", (dt.float16, dt.float32, dt.float64),
+                                     aval.dtype)
         if aval.ndim != 3:
             raise ShapeError(f"For primitive[ResizeLinear1D], the image rank must be equal to 3, "
                              f"but got {aval.ndim}.")
@@ -754,10 +759,7 @@ class SparseSoftmaxCrossEntropyWithLogitsV2(PrimitiveClass):
         op = "SparseSoftmaxCrossEntropyWithLogitsV2"
         for name, value, kinds in (("logits_type(features_type)", logits, (dt.float16, dt.float32)),
                                    ("labels_type", labels, (dt.int32, dt.int64))):
-            if abstract_of(value).dtype not in kinds:
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{{', '.join(f'Tensor[{k}]' for k in kinds)}}}, but "
-                                 f"got Tensor[{abstract_of(value).dtype}].")
+            check_tensor_dtype(op, name, abstract_of(value).dtype, kinds)
         shape, label_shape = abstract_of(logits).shape, abstract_of(labels).shape
         for what, got, want in (("dimension of labels", len(label_shape), 1),
                                 ("dimension of logits(features)", len(shape), 2)):
@@ -838,14 +840,8 @@ class MaxPoolWithArgmax(MaxPool):
                                      f"target, but got the 'data_format' is "
                                      f"{self.data_format} and the platform is CPU.")
         if not hasattr(x, "aval"):
-            kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(x),
-                                                                       type(x).__name__)
-            raise DTypeError(f"For Primitive[{op}], the type of input argument[input] must be "
-                             f"Tensor but got {kind}.")
-        if x.dtype not in self._valid:
-            names = ", ".join(f"Tensor[{d}]" for d in self._valid)
-            raise DTypeError(f"For primitive[{op}], the input argument[input] must be a type "
-                             f"of {{{names}}}, but got Tensor[{x.dtype}].")
+            raise not_tensor_error(op, "input", x)
+        check_tensor_dtype(op, "input", x.dtype, self._valid)
         if not x.dtype.is_float:  # MindSpore's CPU kernel: float types only (a TypeError too)
             raise DTypeError(f"For '{op}', the CPU kernel takes float16, float32 or float64, "
                              f"but got Tensor[{x.dtype}].")
@@ -985,12 +981,9 @@ class MirrorPad(PrimitiveClass):
 
     def __call__(self, x, paddings):
         if not hasattr(paddings, "aval"):
-            raise DTypeError(f"For Primitive[MirrorPad], the type of input argument[paddings] "
-                             f"must be Tensor but got {type(paddings).__name__}.")
-        if abstract_of(paddings).dtype not in (dt.int32, dt.int64):
-            raise DTypeError(f"For primitive[MirrorPad], the input argument[paddings] must be a "
-                             f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
-                             f"Tensor[{abstract_of(paddings).dtype}].")
+            raise not_tensor_error("MirrorPad", "paddings", paddings)
+        check_tensor_dtype("MirrorPad", "paddings", abstract_of(paddings).dtype,
+                           (dt.int32, dt.int64))
         flat = _host_ints(paddings)
         pairs = tuple(zip(flat[0::2], flat[1::2]))
         return mirror_pad(x, pairs, self.mode)
@@ -1358,12 +1351,7 @@ class DataFormatDimMap(PrimitiveClass):
         self.src_format, self.dst_format = src_format, dst_format
 
     def __call__(self, x):
-        dtype = abstract_of(x).dtype if is_tensor(x) else None
-        if dtype not in (dt.int32, dt.int64):
-            kind = f"Tensor[{dtype}]" if is_tensor(x) else type(x).__name__
-            raise DTypeError(f"For primitive[DataFormatDimMap], the input argument[input type] "
-                             f"must be a type of {{Tensor[Int32], Tensor[Int64]}}, but got "
-                             f"{kind}.")
+        dtype = check_tensor_type("DataFormatDimMap", "input type", x, (dt.int32, dt.int64))
         table = _np.array([self.src_format.index(c) for c in self.dst_format])
         return F.gather(_const(table, dtype), floor_mod(x, _const(4, dtype)), 0)
 
@@ -1493,8 +1481,7 @@ class NthElement(PrimitiveClass):
         if is_tensor(n):
             aval = abstract_of(n)
             if aval.dtype != dt.int32 or aval.ndim != 0:
-                raise DTypeError(f"{op}, the input argument[n] must be a type of "
-                                 f"{{Tensor[Int32]}}, but got {_type_name(n)}.")
+                raise tensor_dtype_error("NthElement", "n", (dt.int32,), _type_name(n))
             n = int(value_input(n, "NthElement", "n"))
         elif isinstance(n, bool) or not isinstance(n, int):
             raise DTypeError(f"{op}, the input argument[n] must be an int or a 0-D int32 Tensor, "
@@ -1521,9 +1508,7 @@ class DataFormatVecPermute(PrimitiveClass):
 
     def __call__(self, input_x):
         op = "DataFormatVecPermute"
-        if not is_tensor(input_x) or abstract_of(input_x).dtype not in (dt.int32, dt.int64):
-            raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                             f"{{Tensor[Int32], Tensor[Int64]}}, but got {_type_name(input_x)}.")
+        check_tensor_type(op, "x", input_x, (dt.int32, dt.int64))
         shape = abstract_of(input_x).shape
         if shape not in ((4,), (4, 2)):
             raise ArgumentValueError(f"For {op}, input shape must be (4, ) or (4, 2), but got "
@@ -1547,11 +1532,8 @@ class AdaptiveMaxPool3D(PrimitiveClass):
     def __call__(self, x, output_size):
         op = "AdaptiveMaxPool3D"
         if not is_tensor(output_size):
-            raise DTypeError(f"For Primitive[{op}], the type of input argument[output_size] must "
-                             f"be Tensor but got {type(output_size).__name__}.")
-        if abstract_of(output_size).dtype != dt.int32:
-            raise DTypeError(f"For primitive[{op}], the input argument[output_size] must be a "
-                             f"type of {{Tensor[Int32]}}, but got {_type_name(output_size)}.")
+            raise not_tensor_error(op, "output_size", output_size)
+        check_tensor_dtype(op, "output_size", abstract_of(output_size).dtype, (dt.int32,))
         aval = abstract_of(x)
         if aval.ndim not in (4, 5):
             raise ArgumentValueError(f"For primitive[{op}], the rank of x must be in [4,5], but "

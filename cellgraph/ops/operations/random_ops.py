@@ -29,6 +29,11 @@ from cellgraph.ops.function.random_func import (
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    check_tensor_type,
+    not_tensor_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import (
@@ -286,10 +291,7 @@ class Uniform(PrimitiveClass):
 
     def __call__(self, x):
         aval = abstract_of(x)
-        if aval.dtype not in (dt.float16, dt.float32, dt.float64):
-            raise DTypeError(f"For primitive[Uniform], the input argument[x] must be a type of "
-                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{aval.dtype}].")
+        check_tensor_dtype("Uniform", "x", aval.dtype, (dt.float16, dt.float32, dt.float64))
         shape = tuple(aval.shape)
         stream = instance_stream(self.seed, self.offset, self._streams, (shape, aval.dtype))
         draws = F.cast(draw_uniform(shape, dt.float32, stream), aval.dtype)
@@ -315,9 +317,7 @@ class RandomChoiceWithMask(PrimitiveClass):
 
     def __call__(self, input_x):
         aval = abstract_of(input_x)
-        if aval.dtype != dt.bool_:
-            raise DTypeError(f"For primitive[RandomChoiceWithMask], the input argument[input_x] "
-                             f"must be a type of {{Tensor[Bool]}}, but got Tensor[{aval.dtype}].")
+        check_tensor_dtype("RandomChoiceWithMask", "input_x", aval.dtype, (dt.bool_,))
         shape = tuple(aval.shape)
         if not 1 <= len(shape) <= 5:
             raise ShapeError(f"For 'RandomChoiceWithMask', input[0] rank should be between 1 "
@@ -370,12 +370,8 @@ def _shape_tensor(op: str, shape, allowed=(dt.int32, dt.int64)) -> tuple:
     """The sizes a 1-D int Tensor `shape` holds (read when the graph is built), with
     MindSpore's TypeErrors for what is not one."""
     if not is_tensor(shape):
-        raise DTypeError(f"For Primitive[{op}], the type of input argument[shape] must be Tensor "
-                         f"but got {type(shape).__name__}.")
-    if abstract_of(shape).dtype not in allowed:
-        listed = ", ".join(f"Tensor[{d}]" for d in allowed)
-        raise DTypeError(f"For primitive[{op}], the input argument[shape] must be a type of "
-                         f"{{{listed}}}, but got Tensor[{abstract_of(shape).dtype}].")
+        raise not_tensor_error(op, "shape", shape)
+    check_tensor_dtype(op, "shape", abstract_of(shape).dtype, allowed)
     return tuple(int(v) for v in np.asarray(value_input(shape, op, "shape")).reshape(-1))
 
 
@@ -442,12 +438,8 @@ class LogNormalReverse(PrimitiveClass):
         self._attrs = {"mean": mean, "std": std}
 
     def __call__(self, input):
-        aval = abstract_of(input) if is_tensor(input) else None
-        if aval is None or aval.dtype not in (dt.float16, dt.float32, dt.float64):
-            got = f"Tensor[{aval.dtype}]" if aval is not None else type(input).__name__
-            raise DTypeError(f"For primitive[LogNormalReverse], the input argument[x] must be a "
-                             f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
-                             f"got {got}.")
+        check_tensor_type("LogNormalReverse", "x", input, (dt.float16, dt.float32, dt.float64))
+        aval = abstract_of(input)
         normal = standard_normal_draw(aval.shape, dt.float32, None)
         return F.cast(F.exp(F.add(F.mul(normal, self.std), self.mean)), aval.dtype)
 
@@ -473,13 +465,7 @@ class ParameterizedTruncatedNormal(_SeededRandom):
                                      f"{sizes}.")
         named = {"mean": mean, "stdevs": stdevs, "min": min, "max": max}
         for name, value in named.items():
-            if not is_tensor(value) or abstract_of(value).dtype not in (dt.float16, dt.float32,
-                                                                         dt.float64):
-                got = f"Tensor[{abstract_of(value).dtype}]" if is_tensor(value) else \
-                    type(value).__name__
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, "
-                                 f"but got {got}.")
+            check_tensor_type(op, name, value, (dt.float16, dt.float32, dt.float64))
             if abstract_of(value).shape not in ((), (1,), (sizes[0],)):
                 raise ArgumentValueError(f"For '{op}', the shape of '{name}' must be () or "
                                          f"({sizes[0]},), but got {abstract_of(value).shape}.")

@@ -12,7 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.ops.primitive_class import PrimitiveClass
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    check_tensor_types_same,
+    check_types_same,
+)
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
@@ -24,19 +30,12 @@ _VALUE_DTYPES = ("Complex128", "Complex64", "Float32", "Float64")
 
 def _check_values(op: str, **tensors) -> None:
     for name, value in tensors.items():
-        dtype = str(abstract_of(value).dtype)
-        if dtype not in _VALUE_DTYPES:
-            allowed = ", ".join(f"Tensor[{d}]" for d in _VALUE_DTYPES)
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{{allowed}}}, but got Tensor[{dtype}].")
+        check_tensor_dtype(op, name, abstract_of(value).dtype, _VALUE_DTYPES)
 
 
 def _check_index_parts(op: str, **tensors) -> None:
     for name, value in tensors.items():
-        dtype = str(abstract_of(value).dtype)
-        if dtype not in ("Int32", "Int64"):
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+        check_tensor_dtype(op, name, abstract_of(value).dtype, ("Int32", "Int64"))
 
 
 def csr_coordinates(op: str, dense_shape, batch_pointers, row_pointers, col_indices):
@@ -48,8 +47,8 @@ def csr_coordinates(op: str, dense_shape, batch_pointers, row_pointers, col_indi
     if not dtypes <= {"Int32", "Int64"}:
         raise DTypeError(f"For primitive[{op}], the input argument[{names[0]}] must be a type "
                          f"of {{Tensor[Int32], Tensor[Int64]}}, but got {sorted(dtypes)}.")
-    if len(dtypes) > 1:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    check_types_same(op, {name: abstract_of(p).dtype if hasattr(p, "aval") else dt.int64
+                          for name, p in zip(names, parts)})
     shape, batches, rows, cols = (
         np.asarray(value_input(p, op, n)).reshape(-1).astype(np.int64)
         for p, n in zip(parts, names))
@@ -101,14 +100,13 @@ class SparseMatrixMatMul(PrimitiveClass):
     def __call__(self, x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1_col_indices,
                  x1_values, x2_dense):
         op = "SparseMatrixMatMul"
-        _check_values(op, x1_values=x1_values, x2_dense=x2_dense)
+        check_tensor_types_same(op, {"x1_values": abstract_of(x1_values).dtype,
+                                     "x2_dense": abstract_of(x2_dense).dtype}, _VALUE_DTYPES)
         for side in ("x1", "x2"):  # checked when called, as MindSpore's shape inference does
             if self._attrs[f"adjoint_{side}"] and self._attrs[f"transpose_{side}"]:
                 raise ArgumentValueError(
                     f"For {op}, only one of adjoint_{side} and transpose_{side} may be true, "
                     f"but got adjoint_{side} = 1, and transpose_{side} = 1.")
-        if abstract_of(x1_values).dtype != abstract_of(x2_dense).dtype:
-            raise DTypeError(f"For primitive[{op}], the input type must be same.")
         rank = abstract_of(x2_dense).ndim
         entries = abstract_of(x1_dense_shape).shape[0]
         if rank != entries:

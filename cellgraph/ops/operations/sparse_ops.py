@@ -20,6 +20,10 @@ import numpy as np
 from cellgraph.ops.primitive_class import PrimitiveClass, _init
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import (
+    check_tensor_dtype,
+    not_tensor_error,
+)
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, static_values, value_input
 from cellgraph.primitives.dynamic_ops import set_operation_p
@@ -42,10 +46,7 @@ _INDEX_DTYPES = ("Int32", "Int64")
 
 def _check_index_dtype(op: str, value, name: str) -> None:
     """MindSpore's TypeError for an index operand that is not int32 or int64."""
-    dtype = abstract_of(value).dtype
-    if str(dtype) not in _INDEX_DTYPES:
-        raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
-                         f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+    check_tensor_dtype(op, name, abstract_of(value).dtype, _INDEX_DTYPES)
 
 
 def _check_indices(op: str, indices, name: str = "indices") -> None:
@@ -134,11 +135,8 @@ def _sparse_segment(op: str, x, indices, segment_ids, num_segments, mean: bool):
     over their count (mean) or its square root, in x's dtype as MindSpore's CPU kernels; an
     empty segment 0. The segment count is read when the graph is built (num_segments passed to
     the graph specialises it)."""
-    x_dtype = abstract_of(x).dtype
-    if x_dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"Tensor[{x_dtype}].")
+    x_dtype = check_tensor_dtype(op, "x", abstract_of(x).dtype,
+                                 (dt.float16, dt.float32, dt.float64))
     named = [("indices", indices), ("segment_ids", segment_ids), ("num_segments", num_segments)]
     dtypes = {name: abstract_of(v).dtype for name, v in named}
     if len(set(dtypes.values())) != 1 or str(dtypes["indices"]) not in _INDEX_DTYPES:
@@ -189,11 +187,8 @@ def sparse_segment_sqrt_n(x, indices, segment_ids):
     values set the result's size, so they are read when the graph is built (a Tensor passed
     to the graph specialises it); an index outside x's rows fails when the graph runs."""
     op = "SparseSegmentSqrtN"
-    x_dtype = abstract_of(x).dtype
-    if x_dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"Tensor[{x_dtype}].")
+    x_dtype = check_tensor_dtype(op, "x", abstract_of(x).dtype,
+                                 (dt.float16, dt.float32, dt.float64))
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
         _check_index_dtype(op, value, name)  # each int32 or int64
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
@@ -240,11 +235,7 @@ _SEGMENT_SUM_DTYPES = ("Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "Fl
 def _segment_sum_ids(op: str, x, indices, segment_ids):
     """MindSpore's checks of SparseSegmentSum(WithNumSegments)'s x, indices and segment_ids;
     the segment ids read when the graph is built (they set the result's size), int64."""
-    x_dtype = abstract_of(x).dtype
-    if str(x_dtype) not in _SEGMENT_SUM_DTYPES:
-        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                         f"{{" + ", ".join(f"Tensor[{d}]" for d in _SEGMENT_SUM_DTYPES)
-                         + f"}}, but got Tensor[{x_dtype}].")
+    check_tensor_dtype(op, "x", abstract_of(x).dtype, _SEGMENT_SUM_DTYPES)
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
         _check_index_dtype(op, value, name)
         if abstract_of(value).ndim != 1:
@@ -491,10 +482,7 @@ class SparseReshape(PrimitiveClass):
     def __call__(self, indices, shape, new_shape):
         op = "SparseReshape"
         for name, value in (("indices", indices), ("shape", shape), ("new_shape", new_shape)):
-            dtype = abstract_of(value).dtype
-            if dtype != dt.int64:
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+            check_tensor_dtype(op, name, abstract_of(value).dtype, (dt.int64,))
         old = [int(n) for n in np.asarray(value_input(shape, op, "shape")).reshape(-1)]
         rank = abstract_of(indices).shape[1]
         if rank is not None and rank != len(old):
@@ -588,11 +576,9 @@ class SparseSlice(PrimitiveClass):
         op = "SparseSlice"
         for name, value in (("indices", indices), ("shape", shape), ("start", start),
                             ("size", size)):
-            if not hasattr(value, "aval") or abstract_of(value).dtype != dt.int64:
-                got = f"Tensor[{abstract_of(value).dtype}]" if hasattr(value, "aval") else \
-                    type(value).__name__
-                raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a "
-                                 f"type of {{Tensor[Int64]}}, but got {got}.")
+            if not hasattr(value, "aval"):
+                raise not_tensor_error(op, name, value)
+            check_tensor_dtype(op, name, abstract_of(value).dtype, (dt.int64,))
         if abstract_of(indices).ndim != 2 or abstract_of(values).ndim != 1 or \
                 abstract_of(values).shape[0] != abstract_of(indices).shape[0]:
             raise ShapeError(f"For {op}, indices must be (N, R) and values (N,), but got "

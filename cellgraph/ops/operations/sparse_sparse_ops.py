@@ -11,6 +11,7 @@ import numpy as np
 
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype, check_types_same
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
@@ -51,10 +52,7 @@ def _check_positions_int64(op: str, x1_indices, x1_shape, x2_indices, x2_shape) 
     """MindSpore's check that both operands' indices and shapes are int64 Tensors."""
     for name, value in (("x1_indices", x1_indices), ("x1_shape", x1_shape),
                         ("x2_indices", x2_indices), ("x2_shape", x2_shape)):
-        dtype = str(abstract_of(value).dtype)
-        if dtype != "Int64":
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int64]}}, but got Tensor[{dtype}].")
+        check_tensor_dtype(op, name, abstract_of(value).dtype, ("Int64",))
 
 
 def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
@@ -64,8 +62,8 @@ def _check(op: str, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_s
         if dtype not in _VALUE_DTYPES:
             raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a real "
                              f"number Tensor, but got Tensor[{dtype}].")
-    if abstract_of(x1_values).dtype != abstract_of(x2_values).dtype:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    check_types_same(op, {"x1_values": abstract_of(x1_values).dtype,
+                          "x2_values": abstract_of(x2_values).dtype})
     if abstract_of(x1_shape).shape != abstract_of(x2_shape).shape:
         raise ArgumentValueError(f"For {op}, x1_shape and x2_shape must have one length, got "
                                  f"{abstract_of(x1_shape).shape} and "

@@ -13,6 +13,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.check_convert import check_tensor_dtype, not_tensor_error
 from cellgraph.primitives.core import abstract_of, broadcast_shapes, normalize_axis, tensor_axis
 from cellgraph.primitives.dynamic_ops import bin_counts, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -239,10 +240,7 @@ def unique_with_pad(x, pad_num):
     positions are x's dtype (int32 for float32 input). Made of comparisons, cumsum and sums, so
     the shapes are x's and vmap batches it."""
     aval = abstract_of(x)
-    if aval.dtype not in _UNIQUE_WITH_PAD_TYPES:
-        raise DTypeError(f"For primitive[UniqueWithPad], the input argument[x] must be a type of "
-                         f"{{Tensor[Float32], Tensor[Int32], Tensor[Int64]}}, but got "
-                         f"Tensor[{aval.dtype}].")
+    check_tensor_dtype("UniqueWithPad", "x", aval.dtype, _UNIQUE_WITH_PAD_TYPES)
     if aval.ndim != 1:
         raise ShapeError(f"For primitive[UniqueWithPad], the input_shape_size must be equal to "
                          f"1, but got {aval.ndim}.")
@@ -341,7 +339,7 @@ def put_along(input, index, source, accumulate=False):
 
 
 _LIST_DIFF_TYPES = (dt.float16, dt.float32, dt.float64, dt.int16, dt.int32, dt.int64, dt.int8,
-                    dt.uint16, dt.uint8)  # in the order MindSpore's message lists them
+                    dt.uint16, dt.uint8)
 
 
 def list_diff(x, y, out_idx=dt.int32):
@@ -351,13 +349,8 @@ def list_diff(x, y, out_idx=dt.int32):
     op = "ListDiff"
     for name, value in (("x", x), ("y", y)):
         if not is_tensor(value):
-            raise DTypeError(f"For Primitive[{op}], the type of input argument[{name}] must be "
-                             f"Tensor but got {type(value).__name__}.")
-        dtype = abstract_of(value).dtype
-        if dtype not in _LIST_DIFF_TYPES:
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
-                             f"{{{', '.join(f'Tensor[{t}]' for t in _LIST_DIFF_TYPES)}}}, but "
-                             f"got Tensor[{dtype}].")
+            raise not_tensor_error(op, name, value)
+        check_tensor_dtype(op, name, abstract_of(value).dtype, _LIST_DIFF_TYPES)
     if abstract_of(x).dtype != abstract_of(y).dtype:
         raise DTypeError(f"For ListDiff, type of 'x' and 'y' should be same. But get "
                          f"x[{abstract_of(x).dtype}], y[{abstract_of(y).dtype}].")

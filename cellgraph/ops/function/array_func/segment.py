@@ -11,6 +11,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import scatter_ops as S
+from cellgraph.primitives.check_convert import check_tensor_dtype, check_tensor_types_same
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -162,14 +163,11 @@ def sparse_segment_mean(x, indices, segment_ids):
     The ids set the result's size, so they are read when the graph is built; an index outside
     x's rows fails when the graph runs."""
     op = "SparseSegmentMean"
-    x_dtype = abstract_of(x).dtype
-    if x_dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"Tensor[{x_dtype}].")
-    kinds = {str(abstract_of(v).dtype) for v in (indices, segment_ids)}
-    if len(kinds) != 1 or not kinds <= {"Int32", "Int64"}:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    x_dtype = check_tensor_dtype(op, "x", abstract_of(x).dtype,
+                                 (dt.float16, dt.float32, dt.float64))
+    check_tensor_types_same(op, {"indices": abstract_of(indices).dtype,
+                                 "segment_ids": abstract_of(segment_ids).dtype},
+                            (dt.int32, dt.int64))
     for name, value in (("indices", indices), ("segment_ids", segment_ids)):
         if abstract_of(value).ndim != 1:
             raise ShapeError(f"For '{op}', '{name}' must be a 1-D tensor, but got rank "

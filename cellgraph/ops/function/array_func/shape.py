@@ -12,6 +12,7 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype, not_tensor_error
 from cellgraph.primitives.core import (
     abstract_of,
     normalize_axis,
@@ -361,15 +362,8 @@ def expand(input_x, size):
     `size`, a -1 keeping the size of an axis (MindSpore's Expand; the values of `size` must be
     known when the graph is built)."""
     if not is_tensor(size):
-        kind = type(size).__name__.capitalize()
-        if isinstance(size, (tuple, list)):
-            kind += f"[{'Int64' if all(isinstance(v, int) for v in size) else 'Any'}*{len(size)}]"
-        raise DTypeError(f"For Primitive[Expand], the type of input argument[shape] must be "
-                         f"Tensor but got {kind}.")
-    if abstract_of(size).dtype not in _SHAPE_TYPES:
-        raise DTypeError(f"For primitive[Expand], the input argument[shape] must be a type of "
-                         f"{{Tensor[Int16], Tensor[Int32], Tensor[Int64]}}, but got "
-                         f"Tensor[{abstract_of(size).dtype}].")
+        raise not_tensor_error("Expand", "shape", size)
+    check_tensor_dtype("Expand", "shape", abstract_of(size).dtype, _SHAPE_TYPES)
     try:
         sizes = tuple(int(v) for v in np.asarray(size.asnumpy()).reshape(-1))
     except (TypeError, AttributeError):

@@ -12,6 +12,7 @@ from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_ten
 from cellgraph.ops.function.array_func.creation import arange, meshgrid
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_types_same
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.exports import export
@@ -27,18 +28,13 @@ def linspace(start, end, steps):
     holding one) must be known when the graph is built and be positive. One step gives [start]."""
     start = start if is_tensor(start) else _const(np.asarray(start, np.float32), dt.float32)
     end = end if is_tensor(end) else _const(np.asarray(end, np.float32), dt.float32)
+    dtype = check_tensor_types_same("LinSpace", {"start type": abstract_of(start).dtype,
+                                                 "stop type": abstract_of(end).dtype},
+                                    (dt.float32, dt.float64))
     for what, value in (("start", start), ("stop", end)):
-        aval = abstract_of(value)
-        if aval.dtype not in (dt.float32, dt.float64):
-            raise DTypeError(f"For primitive[LinSpace], the input argument[{what} type] must be a "
-                             f"type of {{Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{aval.dtype}].")
-        if aval.ndim != 0:
+        if abstract_of(value).ndim != 0:
             raise ArgumentValueError(f"For primitive[LinSpace], the rank of '{what}' must be "
-                                     f"equal to 0, but got {aval.ndim}.")
-    dtype = abstract_of(start).dtype
-    if abstract_of(end).dtype != dtype:
-        raise DTypeError("For primitive[LinSpace], the input type must be same.")
+                                     f"equal to 0, but got {abstract_of(value).ndim}.")
     num = int(value_input(steps, "LinSpace", "num").reshape(-1)[0])
     if num <= 0:
         raise ArgumentValueError(f"For primitive[LinSpace], the num must be greater than 0, but "

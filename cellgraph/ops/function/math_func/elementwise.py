@@ -17,6 +17,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.check_convert import check_tensor_dtype, not_tensor_error
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
@@ -89,13 +90,9 @@ def population_count(input_x):
     """The number of set bits of each integer (of its two's complement, for a negative one), a
     uint8 Tensor: the sum of (x >> k) & 1 over the bits k of the dtype."""
     if not is_tensor(input_x):
-        raise DTypeError(f"For Primitive[PopulationCount], the type of input argument[input_x] "
-                         f"must be Tensor but got {type(input_x).__name__}.")
-    dtype = abstract_of(input_x).dtype
-    if dtype not in _POPCOUNT_TYPES:
-        allowed = ", ".join(f"Tensor[{t}]" for t in sorted(_POPCOUNT_TYPES, key=str))
-        raise DTypeError(f"For primitive[PopulationCount], the input argument[input_x] must be "
-                         f"a type of {{{allowed}}}, but got Tensor[{dtype}].")
+        raise not_tensor_error("PopulationCount", "input_x", input_x)
+    dtype = check_tensor_dtype("PopulationCount", "input_x", abstract_of(input_x).dtype,
+                               _POPCOUNT_TYPES)
     count = None
     for k in range(8 * dtype.np.itemsize):
         bit = F.cast(R.bitwise_and(R.bitwise_right_shift(input_x, k), 1), dt.uint8)
@@ -387,10 +384,8 @@ def mvlgamma(input, p):
     if p < 1:
         raise ArgumentValueError(f"For 'Mvlgamma', the 'p' must be int and must > 0, but got "
                                  f"'{p}' with type 'int'.")
-    dtype = abstract_of(input).dtype
-    if dtype not in (dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[Mvlgamma], the input argument[x] must be a type of "
-                         f"{{Tensor[Float32], Tensor[Float64]}}, but got Tensor[{dtype}].")
+    dtype = check_tensor_dtype("Mvlgamma", "x", abstract_of(input).dtype,
+                               (dt.float32, dt.float64))
     bound = (p - 1) / 2
     outside = F.logical_not(F.greater(input, F.cast(bound, dtype)))
     if running_eagerly():
@@ -415,10 +410,7 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     if isinstance(axis, bool) or not isinstance(axis, int):
         raise DTypeError(f"For 'IndexAdd', the type of 'axis' should be 'int', but got type "
                          f"'{type(axis).__name__}'.")
-    index_dtype = abstract_of(indices).dtype
-    if index_dtype != dt.int32:
-        raise DTypeError(f"For primitive[IndexAdd], the input argument[indices type] must be a "
-                         f"type of {{Tensor[Int32]}}, but got Tensor[{index_dtype}].")
+    check_tensor_dtype("IndexAdd", "indices type", abstract_of(indices).dtype, (dt.int32,))
     rank = abstract_of(x).ndim
     if not -rank <= axis < rank:
         raise ArgumentValueError(f"For primitive[IndexAdd], the axis must be in "

@@ -11,8 +11,9 @@ import numpy as np
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_types_same
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.gamma_ops import lgamma
 
 _PAIRS = 128  # continued-fraction term pairs (a power of two): float64-exact for a + b in the
@@ -68,13 +69,8 @@ def betainc(a, b, x):
     outside a, b > 0 and 0 <= x <= 1."""
     op = "Betainc"
     types = [_tensor(v, op, name) for v, name in ((a, "a"), (b, "b"), (x, "x"))]
-    for value, name in zip(types, "abx"):
-        if value.dtype not in (dt.float32, dt.float64):
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
-                             f"{{Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{value.dtype}].")
-    if len({t.dtype for t in types}) != 1:
-        raise DTypeError(f"For primitive[{op}], the input type must be same.")
+    check_tensor_types_same(op, {name: t.dtype for name, t in zip("abx", types)},
+                            (dt.float32, dt.float64))
     for value, name in zip(types[1:], "bx"):
         if tuple(value.shape) != tuple(types[0].shape):
             raise ArgumentValueError(f"For '{op}, shape of {name} {tuple(value.shape)} are not "

@@ -21,6 +21,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import linalg_ops as L
 from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.check_convert import check_tensor_dtype, check_tensor_types_same
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError, ShapeError
 
@@ -165,10 +166,7 @@ def renorm(input, p, axis, maxnorm):
         raise DTypeError(f"For 'Renorm', the type of 'maxnorm' should be 'float', but got type "
                          f"'{type(maxnorm).__name__}'.")
     aval = _tensor(input, "Renorm", "x")
-    if aval.dtype not in _RENORM_TYPES:
-        raise DTypeError(f"For primitive[Renorm], the input argument[x] must be a type of "
-                         f"{{Tensor[Complex128], Tensor[Complex64], Tensor[Float16], "
-                         f"Tensor[Float32], Tensor[Float64]}}, but got Tensor[{aval.dtype}].")
+    check_tensor_dtype("Renorm", "x", aval.dtype, _RENORM_TYPES)
     if aval.ndim == 0:
         raise RunError("The Renorm input shape is zero.")
     if not -aval.ndim <= axis < aval.ndim:
@@ -475,13 +473,8 @@ def lstsq(input, A):
     input^T A when m >= n, else the minimum-norm input^T (input input^T)^-1 A. float16 is
     solved in float32."""
     x, a = abstract_of(input), abstract_of(A)
-    for aval in (x, a):
-        if aval.dtype not in (dt.float16, dt.float32, dt.float64):
-            raise DTypeError(f"For primitive[Lstsq], the input argument[a] must be a type of "
-                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{aval.dtype}].")
-    if x.dtype != a.dtype:
-        raise DTypeError("For primitive[Lstsq], the input type must be same.")
+    check_tensor_types_same("Lstsq", {"x": x.dtype, "a": a.dtype},
+                            (dt.float16, dt.float32, dt.float64))
     if x.ndim != 2:
         raise ShapeError(f"For 'Lstsq', the dimension of x must be equal to 2, but got x_dim: "
                          f"{x.ndim}.")

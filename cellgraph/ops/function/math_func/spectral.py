@@ -13,6 +13,7 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import dtype_error
 from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -247,16 +248,13 @@ def fft_with_size(x, signal_ndim, inverse, real, norm="backward", onesided=True,
                                  f"'{op}' to enum.")
     if real and not inverse:
         if aval.dtype not in _RFFT_INPUTS:
-            raise DTypeError(f"For primitive[{op}], the input argument[x] in rfft mode must be a "
-                             f"type of {{Bool, Float32, Float64, Int16, Int32, Int64, Int8, "
-                             f"UInt8}}, but got {aval.dtype}.")
+            raise dtype_error(op, "x", _RFFT_INPUTS, aval.dtype, "in rfft mode")
         cdtype = dt.complex128 if aval.dtype == dt.float64 else dt.complex64
         x = F.cast(x, cdtype)
     else:
         if aval.dtype not in (dt.complex64, dt.complex128):
-            mode = "irfft" if real else ("ifft" if inverse else "fft")
-            raise DTypeError(f"For primitive[{op}], the input argument[x] in {mode} mode must be "
-                             f"a type of {{Complex128, Complex64}}, but got {aval.dtype}.")
+            raise dtype_error(op, "x", (dt.complex64, dt.complex128), aval.dtype,
+                              "in irfft mode" if real else "in fft/ifft mode")
         cdtype = aval.dtype
     shape = aval.shape
     axes = list(range(aval.ndim - signal_ndim, aval.ndim))

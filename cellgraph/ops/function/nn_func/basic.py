@@ -18,6 +18,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_convert import check_tensor_dtype, tensor_dtype_error
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.random_ops import draw_uniform, rand, rand_like
@@ -100,10 +101,8 @@ def channel_dropout(x, keep_prob, op: str, rank: int):
     dropped (zeros)."""
     aval = _tensor(x, op, "x")
     if aval.dtype == dt.bool_ or aval.dtype.is_complex:
-        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                         f"{{Tensor[BFloat16], Tensor[Float16], Tensor[Float32], Tensor[Float64], "
-                         f"Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8]}}, but got "
-                         f"Tensor[{aval.dtype}].")
+        raise tensor_dtype_error(op, "x", (dt.bfloat16, dt.float16, dt.float32, dt.float64,
+                                           dt.int8, dt.int16, dt.int32, dt.int64), aval.dtype)
     if aval.ndim != rank:
         raise ShapeError(f"For primitive[{op}], the rank of input  must be equal to {rank} , but "
                          f"got {aval.ndim}.")
@@ -222,10 +221,7 @@ def pdist(input, p=2.0):
                          f"'{type(p).__name__}'.")
     if p < 0:
         raise ArgumentValueError(f"Pdist p must be a non-negative value, but got `{p}`.")
-    if aval.dtype not in (dt.float16, dt.float32, dt.float64):
-        raise DTypeError(f"For primitive[Pdist], the input argument[x] must be a type of "
-                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                         f"Tensor[{aval.dtype}].")
+    check_tensor_dtype("Pdist", "x", aval.dtype, (dt.float16, dt.float32, dt.float64))
     if aval.ndim != 2:
         raise ShapeError(f"For primitive[Pdist], the x dim must be equal to 2, but got "
                          f"{aval.ndim}.")

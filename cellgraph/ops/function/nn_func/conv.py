@@ -13,6 +13,7 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.image import linear_read
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import not_tensor_error
 from cellgraph.primitives.conv_ops import (
     conv2d_backprop_filter,
     conv2d_backprop_input,
@@ -265,11 +266,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     from cellgraph.forward import vjp
 
     if not hasattr(output_size, "aval"):
-        kind = type(output_size).__name__.capitalize()
-        if isinstance(output_size, (tuple, list)):
-            kind += f"[Int64*{len(output_size)}]"
-        raise DTypeError(f"For Primitive[Col2Im], the type of input argument[output_size] must "
-                         f"be Tensor but got {kind}.")
+        raise not_tensor_error("Col2Im", "output_size", output_size)
     try:
         size = tuple(int(v) for v in np.asarray(output_size.asnumpy()).reshape(-1))
     except (TypeError, AttributeError):

@@ -12,6 +12,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_convert import check_tensor_dtype, dtype_error
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -30,17 +31,13 @@ def _ctc_lengths(op: str, name: str, lengths, batch: int):
     tuple of Python ints (made an int64 Tensor); a tuple holding a float or a bool is typed
     by its widest element and refused, as is a list or a single number."""
     if is_tensor(lengths):
-        dtype = abstract_of(lengths).dtype
-        if dtype not in (dt.int32, dt.int64):
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+        check_tensor_dtype(op, name, abstract_of(lengths).dtype, (dt.int32, dt.int64))
         count = abstract_of(lengths).shape[0] if abstract_of(lengths).ndim else None
     elif isinstance(lengths, tuple) and all(isinstance(v, numbers.Number) for v in lengths):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in lengths):
             kind = ("Float32" if any(isinstance(v, float) for v in lengths)
                     else "Bool" if any(isinstance(v, bool) for v in lengths) else "External")
-            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type "
-                             f"of {{Int32, Int64}}, but got {kind}.")
+            raise dtype_error(op, name, (dt.int32, dt.int64), kind)
         lengths, count = A.cast(np.asarray(lengths, np.int64), dtype=dt.int64), len(lengths)
     else:
         raise DTypeError(f"For primitive[{op}], the input {name} must be a tuple or a tensor "

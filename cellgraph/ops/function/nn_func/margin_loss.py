@@ -18,6 +18,7 @@ from cellgraph.ops.function.nn_func.loss import check_reduction, reduce_loss
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_convert import check_tensor_dtype
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 __all__ = ["cosine_embedding_loss", "huber_loss", "multi_margin_loss", "multilabel_margin_loss",
@@ -119,9 +120,7 @@ def multilabel_margin(input, target, reduction="mean"):
     op = "multilabel_margin_loss"
     _tensor(input, op, "input")
     aval = _tensor(target, op, "target")
-    if aval.dtype != dt.int32:
-        raise DTypeError(f"For primitive[MultilabelMarginLoss], the input argument[target] must "
-                         f"be a type of {{Tensor[Int32]}}, but got Tensor[{aval.dtype}].")
+    check_tensor_dtype("MultilabelMarginLoss", "target", aval.dtype, (dt.int32,))
     if tuple(aval.shape) != tuple(input.shape) or len(aval.shape) not in (1, 2):
         raise ShapeError(f"For '{op}', 'input' and 'target' must be 1-D or 2-D of one shape, "
                          f"but got {tuple(input.shape)} and {tuple(aval.shape)}.")

@@ -23,6 +23,7 @@ from cellgraph.ops.function.nn_func.image import _average_matrix
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import tensor_dtype_error
 from cellgraph.primitives.conv_ops import conv_out_size
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import (
@@ -368,9 +369,8 @@ def adaptive_max_pool1d(input, output_size):
     return adaptive_max_pool(input, "adaptive_max_pool1d", (output_size,), False)
 
 
-_ADAPTIVE_MAX_POOL3D_TYPES = "{" + ", ".join(f"Tensor[{name}]" for name in (
-    "Float16", "Float32", "Float64", "Int16", "Int32", "Int64", "Int8", "UInt16", "UInt32",
-    "UInt64", "UInt8")) + "}"
+_ADAPTIVE_MAX_POOL3D_TYPES = ("Float16", "Float32", "Float64", "Int16", "Int32", "Int64", "Int8",
+                              "UInt16", "UInt32", "UInt64", "UInt8")
 
 
 def check_adaptive_max_pool3d_input(x):
@@ -378,8 +378,7 @@ def check_adaptive_max_pool3d_input(x):
     and refuses an input with an empty axis when its kernel is sized (RuntimeError)."""
     aval = _tensor(x, "AdaptiveMaxPool3D", "x")
     if aval.dtype == dt.bool_ or aval.dtype.is_complex:
-        raise DTypeError(f"For primitive[AdaptiveMaxPool3D], the input argument[x] must be a "
-                         f"type of {_ADAPTIVE_MAX_POOL3D_TYPES}, but got Tensor[{aval.dtype}].")
+        raise tensor_dtype_error("AdaptiveMaxPool3D", "x", _ADAPTIVE_MAX_POOL3D_TYPES, aval.dtype)
     if 0 in tuple(aval.shape):
         raise ShapeRunError(f"For AdaptiveMaxPool3D, every axis of the input must be non-empty "
                             f"(resizing the kernel failed), got shape {tuple(aval.shape)}")

@@ -9,6 +9,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_convert import check_tensor_dtype, not_tensor_error
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
 from cellgraph.primitives.nn_functional import one_hot
@@ -21,13 +22,8 @@ _MIN_ROI_SIZE = 0.1  # the kernel widens a roi to at least this (in scaled units
 def _check_operand(name: str, value) -> None:
     """A float32 Tensor, or MindSpore's TypeError for the operand it calls `x`."""
     if isinstance(value, (bool, int, float)):
-        kind = {bool: "Bool", int: "Int64", float: "Float32"}[type(value)]
-        raise DTypeError(f"For Primitive[{_OP}], the type of input argument[{name}] must be "
-                         f"Tensor but got {kind}.")
-    abstract = abstract_of(value)
-    if abstract.dtype != dt.float32:
-        raise DTypeError(f"For primitive[{_OP}], the input argument[x] must be a type of "
-                         f"{{Tensor[Float32]}}, but got Tensor[{abstract.dtype}].")
+        raise not_tensor_error(_OP, name, value)
+    check_tensor_dtype(_OP, "x", abstract_of(value).dtype, (dt.float32,))
 
 
 def _check_shapes(dy_shape: tuple, rois_shape: tuple, group_size: int, output_dim: int,
@@ -126,15 +122,8 @@ def _check_pooling_operands(features, rois, group_size: int, output_dim: int):
     kinds = []
     for name, value in (("x", features), ("rois", rois)):
         if isinstance(value, (bool, int, float)):
-            kind = {bool: "Bool", int: "Int64", float: "Float32"}[type(value)]
-            raise DTypeError(f"For Primitive[{_FORWARD}], the type of input argument[{name}] "
-                             f"must be Tensor but got {kind}.")
-        dtype = abstract_of(value).dtype
-        if dtype not in _FLOATS:
-            raise DTypeError(f"For primitive[{_FORWARD}], the input argument[{name}] must be a "
-                             f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, "
-                             f"but got Tensor[{dtype}].")
-        kinds.append(dtype)
+            raise not_tensor_error(_FORWARD, name, value)
+        kinds.append(check_tensor_dtype(_FORWARD, name, abstract_of(value).dtype, _FLOATS))
     if kinds[0] != kinds[1]:
         raise DTypeError(f"For '{_FORWARD}', input[features] is expected to have the same type "
                          f"with input[rois], but got type (Tensor[{kinds[0]}], "
