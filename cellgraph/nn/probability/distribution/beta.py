@@ -22,6 +22,7 @@ class Beta(Distribution):
     G(a) / (G(a) + G(b)) of two gamma draws."""
 
     param_names = ("concentration1", "concentration0")
+    repr_labels = ("concentration1", "concentration0")
     concentration1 = parameter_property("concentration1")
     concentration0 = parameter_property("concentration0")
 
