@@ -62,6 +62,7 @@ def test_values_as_mindspore(key):
     (lambda: msd.Gamma([1.], [1.], dtype=dtype.int32), TypeError, "'dtype'"),
     (lambda: msd.Gamma([[2.], [1.]], [[2.], [3.], [4.]]), ValueError, "broadcast"),
     (lambda: msd.Beta(3., [4.]), TypeError, "Input concentration1 can't be scalar"),
+    (lambda: msd.Beta(2., 3.), TypeError, "Input concentration0 can't be scalar"),
     (lambda: msd.Beta([1.], [-1.]), ValueError, "concentration0 must be greater than zero."),
     (lambda: msd.Poisson(0.1), TypeError, "Input rate can't be scalar"),
     (lambda: msd.Poisson([0.]), ValueError, "rate must be greater than zero."),

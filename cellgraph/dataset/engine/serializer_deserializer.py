@@ -222,7 +222,10 @@ def _node(node) -> dict:
     from .. import nodes
     from ..sources import GeneratorDataset, NumpySlicesDataset
     from ..transfer import TransferDataset
+    from .datasets import DeserializedDataset
 
+    if isinstance(node, DeserializedDataset):  # written as the pipeline it was read as
+        return _node(node.children[0])
     arguments = arguments_of(node) or {}
     if isinstance(node, (GeneratorDataset, NumpySlicesDataset)):
         # a source of Python data (NumpySlicesDataset, the .mat sources too): MindSpore writes
@@ -387,13 +390,20 @@ def _load(source) -> dict:
 
 def deserialize(input_dict=None, json_filepath=None):
     """The pipeline a dict from `serialize` (or a path to its JSON file) describes, or the
-    one in the file `json_filepath`; None when given neither."""
+    one in the file `json_filepath`; None when given neither. It is read when first used."""
+    from .datasets import DeserializedDataset
+
     data = None
     if input_dict:
-        data = _pipeline(_load(input_dict))
+        data = DeserializedDataset(input_dict)
     if json_filepath:
-        data = _pipeline(_load(json_filepath))
+        data = DeserializedDataset(json_filepath)
     return data
+
+
+def build_pipeline(source):
+    """The pipeline a serialized dict, or the JSON file at a path, describes."""
+    return _pipeline(_load(source))
 
 
 def _pipeline(tree: dict):

@@ -104,7 +104,7 @@ def test_pipeline_columns_and_serialization(paths, tmp_path):
                                                 "tensor_op_params": None}]
     ds.serialize(data, str(tmp_path / "pipe.json"))
     with pytest.raises(RuntimeError, match="unsupported operation: JiebaTokenizer"):
-        ds.deserialize(json_filepath=str(tmp_path / "pipe.json"))
+        ds.deserialize(json_filepath=str(tmp_path / "pipe.json")).get_dataset_size()
 
 
 def test_argument_checks(paths):

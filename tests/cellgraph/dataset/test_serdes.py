@@ -115,10 +115,11 @@ def test_image_folder_sampler_and_enums(tmp_path):
     assert pad["tensor_op_params"]["padding_mode"] == 1
     rebuilt = ds.deserialize(input_dict=tree)
     assert ds.serialize(rebuilt) == tree
-    ops = rebuilt.operations
+    (mapped,) = rebuilt.children  # the pipeline read, under the deserialized node
+    ops = mapped.operations
     assert ops[0].interpolation is vision.Inter.NEAREST
     assert ops[1].padding_mode is vision.Border.EDGE
-    assert rebuilt.children[0].sampler.child_sampler is not None
+    assert mapped.children[0].sampler.child_sampler is not None
 
 
 def test_reads_mindspores_json(csv_file):
@@ -169,23 +170,41 @@ def test_what_cannot_be_rebuilt(csv_file, tmp_path):
         ds.serialize(back)
     with pytest.raises(RuntimeError, match="cannot run"):
         _rows(back)
-    filtered = data().filter(lambda a: a < 4, input_columns=["a"])
+    # the pipeline is read when it is used, as in MindSpore: the errors come then
+    filtered = ds.deserialize(input_dict=ds.serialize(
+        data().filter(lambda a: a < 4, input_columns=["a"])))
     with pytest.raises(RuntimeError, match="Invalid data, unsupported operation type: Filter"):
-        ds.deserialize(input_dict=ds.serialize(filtered))
-    generated = ds.GeneratorDataset([1, 2], ["x"])
+        filtered.get_dataset_size()
+    generated = ds.deserialize(input_dict=ds.serialize(ds.GeneratorDataset([1, 2], ["x"])))
     with pytest.raises(RuntimeError, match="unsupported operation type: GeneratorDataset"):
-        ds.deserialize(input_dict=ds.serialize(generated))
+        _rows(generated)
     # the transforms MindSpore's serdes does not rebuild
-    adjusted = data().map(vision.AdjustBrightness(2.0), input_columns=["a"])
+    adjusted = ds.deserialize(input_dict=ds.serialize(
+        data().map(vision.AdjustBrightness(2.0), input_columns=["a"])))
     with pytest.raises(RuntimeError, match="Invalid data, unsupported operation: "
                                            "AdjustBrightness"):
-        ds.deserialize(input_dict=ds.serialize(adjusted))
+        adjusted.get_col_names()
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     with pytest.raises(RuntimeError, match="Invalid file, failed to parse json file"):
-        ds.deserialize(json_filepath=str(bad))
+        ds.serialize(ds.deserialize(json_filepath=str(bad)))
     with pytest.raises(RuntimeError, match="Invalid file, failed to open json file"):
-        ds.deserialize(json_filepath=str(tmp_path / "missing.json"))
+        _rows(ds.deserialize(json_filepath=str(tmp_path / "missing.json")))
+
+
+def test_deserialize_reads_the_pipeline_when_it_is_used(csv_file, tmp_path):
+    path = tmp_path / "later.json"
+    missing = ds.deserialize(str(path))  # a path as `input_dict`, as MindSpore takes it
+    assert isinstance(missing, ds.Dataset)
+    repeated = missing.repeat(2)  # nodes that need no columns are built on it unread
+    with pytest.raises(RuntimeError, match="Invalid file, failed to open json file"):
+        repeated.get_dataset_size()
+    source = ds.CSVDataset(csv_file, column_defaults=[0, 0, ""], column_names=["a", "b", "c"],
+                           shuffle=False).take(3)
+    ds.serialize(source, str(path))  # the file written after deserialize: read now
+    assert repeated.get_dataset_size() == 6
+    assert _rows(ds.deserialize(str(path)).project(["a"])) == [[1], [3], [5]]
+    assert ds.serialize(ds.deserialize(json_filepath=str(path))) == ds.serialize(source)
 
 
 def test_show_logs_the_json(csv_file, caplog):

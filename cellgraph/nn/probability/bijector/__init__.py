@@ -49,6 +49,13 @@ class Bijector(Cell):
                            if k != "param" and k != "self" and not k.startswith("_")}
         self.default_parameters, self.parameter_names, self.common_dtype = [], [], None
 
+    # the parameters MindSpore's repr shows, by attribute name
+    repr_params: tuple = ()
+
+    def extend_repr(self) -> str:
+        return ", ".join(f"{name} = {_shown(getattr(self, name), self.dtype)}"
+                         for name in self.repr_params)
+
     # -- MindSpore's protocol for bijectors defined by users -------------------------------
     def forward(self, value, *args, **kwargs):
         return self._forward(value, *args, **kwargs)
@@ -120,6 +127,9 @@ class Exp(Bijector):
     def __init__(self, name="Exp"):
         super().__init__(name=name)
 
+    def extend_repr(self) -> str:
+        return "exp"
+
     def forward(self, value):
         return P.exp(self._value(value))
 
@@ -133,6 +143,11 @@ class Exp(Bijector):
         return -P.log(self._value(value))
 
 
+def _shown(value, dtype) -> str:
+    """A parameter as MindSpore's repr prints it: a Tensor of the bijector's dtype."""
+    return str(value if hasattr(value, "aval") else _tensor(value, dtype))
+
+
 def _scalar(value, name: str, op: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{op}: `{name}` must be a float, got {type(value).__name__}")
@@ -141,6 +156,8 @@ def _scalar(value, name: str, op: str) -> float:
 
 class PowerTransform(Bijector):
     """Y = (1 + c X)^(1/c) for power c, and exp(X) for c = 0 (the Box-Cox inverse)."""
+
+    repr_params = ("power",)
 
     def __init__(self, power=0.0, name="PowerTransform"):
         super().__init__(name=name, param={"power": power})
@@ -173,6 +190,8 @@ class PowerTransform(Bijector):
 class ScalarAffine(Bijector):
     """Y = scale * X + shift; its log-Jacobian is log |scale| everywhere."""
 
+    repr_params = ("scale", "shift")
+
     def __init__(self, scale=1.0, shift=0.0, name="ScalarAffine"):
         super().__init__(is_constant_jacobian=True, name=name,
                          param={"scale": scale, "shift": shift})
@@ -201,6 +220,8 @@ def _positive(value: float, message: str) -> float:
 class GumbelCDF(Bijector):
     """Y = exp(-exp(-(X - loc) / scale)), the Gumbel distribution's CDF; scale > 0."""
 
+    repr_params = ("loc", "scale")
+
     def __init__(self, loc=0.0, scale=1.0, name="GumbelCDF"):
         validator.check_value_type("name", name, [str], "GumbelCDF")
         super().__init__(name=name, param={"loc": loc, "scale": scale})
@@ -225,6 +246,8 @@ class GumbelCDF(Bijector):
 
 class Softplus(Bijector):
     """Y = log(1 + exp(k X)) / k for sharpness k."""
+
+    repr_params = ("sharpness",)
 
     def __init__(self, sharpness=1.0, name="Softplus"):
         validator.check_value_type("name", name, [str], "Softplus")

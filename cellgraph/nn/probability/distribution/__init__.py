@@ -54,6 +54,8 @@ class Distribution(Cell):
     dist_arg_names: tuple = ()
 
     float_only = True  # a continuous distribution: its dtype is a float type, as MindSpore's
+    # how MindSpore's repr names each of `param_names` ("standard deviation" for Normal's sd)
+    repr_labels: tuple = ()
 
     def __init__(self, seed, dtype, name, param):
         """MindSpore's arguments: `param` is the subclass's `dict(locals())`, its parameters
@@ -80,6 +82,30 @@ class Distribution(Cell):
         except ValueError as exc:
             raise ArgumentValueError(f"For '{cls}', the shapes of the parameters {given} do not "
                                      f"broadcast together") from exc
+
+    @property
+    def is_scalar_batch(self) -> bool:
+        """Whether each parameter given at construction is a Python number (or not given)."""
+        given = (self.parameters.get("param_dict") or {}).values()
+        return all(v is None or isinstance(v, (int, float)) for v in given)
+
+    @property
+    def broadcast_shape(self):
+        """The shape the parameters given at construction broadcast to; None when one was
+        not given."""
+        given = list((self.parameters.get("param_dict") or {}).values())
+        if any(v is None for v in given):
+            return None
+        return tuple(np.broadcast_shapes(*(tuple(np.shape(v)) for v in given)))
+
+    def extend_repr(self) -> str:
+        """MindSpore's: the parameters by name when each is a number, else the batch shape."""
+        if not self.repr_labels:
+            return ""
+        if not self.is_scalar_batch:
+            return f"batch_shape = {self.broadcast_shape}"
+        return ", ".join(f"{label} = {getattr(self, f'_{name}')}"
+                         for label, name in zip(self.repr_labels, self.param_names))
 
     def _params(self, given) -> list:
         out = []
@@ -184,6 +210,7 @@ class Normal(Distribution):
     """N(mean, sd^2)."""
 
     param_names = ("mean", "sd")
+    repr_labels = ("mean", "standard deviation")
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=dt.float32, name="Normal"):
         super().__init__(seed, dtype, name, {"param_dict": {"mean": mean, "sd": sd}})
@@ -236,6 +263,7 @@ class Uniform(Distribution):
     """U[low, high)."""
 
     param_names = ("low", "high")
+    repr_labels = ("low", "high")
     low, high = parameter_property("low"), parameter_property("high")
 
     def __init__(self, low=None, high=None, seed=None, dtype=dt.float32, name="Uniform"):
@@ -283,6 +311,7 @@ class Bernoulli(Distribution):
     """1 with probability `probs`, else 0 (samples in `dtype`, int32 by default)."""
 
     param_names = ("probs",)
+    repr_labels = ("probs",)
     dist_arg_names = ("probs1",)
     probs = parameter_property("probs")
 
@@ -355,19 +384,28 @@ class TransformedDistribution(Distribution):
             raise TypeError(f"TransformedDistribution: `distribution` must be a Distribution, "
                             f"got {type(distribution).__name__}")
         super().__init__(seed, distribution.dtype, name, {"param_dict": {}})
-        self.bijector, self.distribution = bijector, distribution
+        # MindSpore's names for the two Cells (its repr shows them)
+        self._bijector, self._distribution = bijector, distribution
         self.is_linear_transformation = isinstance(bijector, ScalarAffine)
 
+    @property
+    def bijector(self):
+        return self._bijector
+
+    @property
+    def distribution(self):
+        return self._distribution
+
     def log_prob(self, value, *params):
-        inverse = self.bijector.inverse(value)
-        return self.distribution.log_prob(inverse, *params) + \
-            self.bijector.inverse_log_jacobian(value)
+        inverse = self._bijector.inverse(value)
+        return self._distribution.log_prob(inverse, *params) + \
+            self._bijector.inverse_log_jacobian(value)
 
     def prob(self, value, *params):
         return P.exp(self.log_prob(value, *params))
 
     def cdf(self, value, *params):
-        return self.distribution.cdf(self.bijector.inverse(value), *params)
+        return self._distribution.cdf(self._bijector.inverse(value), *params)
 
     def log_cdf(self, value, *params):
         return P.log(self.cdf(value, *params))
@@ -376,10 +414,10 @@ class TransformedDistribution(Distribution):
         if not self.is_linear_transformation:
             raise NotImplementedError("TransformedDistribution: the mean is only available "
                                       "for a linear transformation (ScalarAffine)")
-        return self.bijector.forward(self.distribution.mean(*params))
+        return self._bijector.forward(self._distribution.mean(*params))
 
     def sample(self, shape=(), *params):
-        return self.bijector.forward(self.distribution.sample(shape, *params))
+        return self._bijector.forward(self._distribution.sample(shape, *params))
 
 
 # Each of these subclasses Distribution, defined above.

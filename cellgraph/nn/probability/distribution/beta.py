@@ -22,14 +22,15 @@ class Beta(Distribution):
     G(a) / (G(a) + G(b)) of two gamma draws."""
 
     param_names = ("concentration1", "concentration0")
+    repr_labels = ("concentration1", "concentration0")
     concentration1 = parameter_property("concentration1")
     concentration0 = parameter_property("concentration0")
 
     def __init__(self, concentration1=None, concentration0=None, seed=None, dtype=dt.float32,
                  name="Beta"):
         float_dtype(dtype, type(self).__name__)
+        not_scalar(concentration0, "concentration0")  # MindSpore checks this one first
         not_scalar(concentration1, "concentration1")
-        not_scalar(concentration0, "concentration0")
         super().__init__(seed, dtype, name, {"param_dict": {"concentration1": concentration1,
                                                            "concentration0": concentration0}})
         greater_zero(concentration1, "concentration1")

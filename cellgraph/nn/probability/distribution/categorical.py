@@ -33,6 +33,7 @@ class Categorical(Distribution):
     (an int, uint or float type); `probs` is float32."""
 
     param_names = ("probs",)
+    repr_labels = ("probs",)
     probs = parameter_property("probs")
 
     float_only = False
@@ -42,6 +43,17 @@ class Categorical(Distribution):
         super().__init__(seed, dt.float32, name, {"param_dict": {"probs": probs}})
         _check_probs(probs)
         self.sample_dtype = dtype
+
+    # the last dimension of `probs` holds the categories: the batch is the dimensions before it
+    @property
+    def is_scalar_batch(self) -> bool:
+        return super().is_scalar_batch or (
+            self._probs is not None and len(self._probs.shape) == 1)
+
+    @property
+    def broadcast_shape(self):
+        shape = super().broadcast_shape
+        return None if shape is None else shape[:-1]
 
     def _index(self, p):
         return P.cast(P.arange(0, p.shape[-1]), dt.float32)

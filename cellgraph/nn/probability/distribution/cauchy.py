@@ -16,6 +16,8 @@ class Cauchy(LocationScale):
     """Cauchy(loc, scale): density 1 / (pi scale (1 + z^2)), z = (x - loc) / scale. The mean,
     variance and standard deviation are undefined (ValueError, as MindSpore's)."""
 
+    repr_labels = ("location", "scale")
+
     def __init__(self, loc=None, scale=None, seed=None, dtype=dt.float32, name="Cauchy"):
         super().__init__(loc, scale, seed, dtype, name)
 

@@ -13,6 +13,7 @@ class Exponential(Distribution):
     """Exponential(rate): density rate * exp(-rate x) on x >= 0."""
 
     param_names = ("rate",)
+    repr_labels = ("rate",)
     rate = parameter_property("rate")
 
     def __init__(self, rate=None, seed=None, dtype=dt.float32, name="Exponential"):

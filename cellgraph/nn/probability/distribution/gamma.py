@@ -17,6 +17,7 @@ class Gamma(Distribution):
     incomplete gamma function P(a, b x)."""
 
     param_names = ("concentration", "rate")
+    repr_labels = ("concentration", "rate")
     concentration, rate = parameter_property("concentration"), parameter_property("rate")
 
     def __init__(self, concentration=None, rate=None, seed=None, dtype=dt.float32,

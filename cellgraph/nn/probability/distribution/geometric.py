@@ -15,6 +15,7 @@ class Geometric(Distribution):
     is the samples' (an int, uint or float type); `probs` is float32."""
 
     param_names = ("probs",)
+    repr_labels = ("probs",)
     dist_arg_names = ("probs1",)
     probs = parameter_property("probs")
 

@@ -15,6 +15,7 @@ class LogNormal(Distribution):
     """exp(X) for X ~ Normal(loc, scale): the density of the log shifted by -log x."""
 
     param_names = ("loc", "scale")
+    repr_labels = ("loc", "scale")
     loc, scale = parameter_property("loc"), parameter_property("scale")
 
     def __init__(self, loc=None, scale=None, seed=0, dtype=dt.float32, name="LogNormal"):

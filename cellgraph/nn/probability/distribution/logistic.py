@@ -12,6 +12,8 @@ from ._location_scale import LocationScale
 class Logistic(LocationScale):
     """Logistic(loc, scale): cdf sigmoid((x - loc) / scale)."""
 
+    repr_labels = ("location", "scale")
+
     def __init__(self, loc=None, scale=None, seed=None, dtype=dt.float32, name="Logistic"):
         super().__init__(loc, scale, seed, dtype, name)
 

@@ -19,6 +19,7 @@ class Poisson(Distribution):
     available."""
 
     param_names = ("rate",)
+    repr_labels = ("rate",)
     rate = parameter_property("rate")
 
     float_only = False
