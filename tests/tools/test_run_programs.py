@@ -73,3 +73,37 @@ def test_mindspore_s_runs_are_kept_per_entry_and_run_and_reused(tmp_path, monkey
     args.ms_cache = None
     runner.ms_side({"id": "a"}, args, 0)
     assert calls[-1] == "a" and len(calls) == 5
+
+
+def _repository(tmp_path, files):
+    """A bare git repository `owner+name/repo` under tmp_path holding `files` at HEAD."""
+    import subprocess
+
+    work = tmp_path / "work"
+    for rel, text in files.items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        (work / rel).write_text(text)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(work)]
+    subprocess.run(git[:5] + ["init", "-q", str(work)], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "files"], check=True)
+    mirrors = tmp_path / "mirrors"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(mirrors / "o+r" / "repo")],
+                   check=True)
+    return mirrors
+
+
+def test_a_test_runs_in_the_folder_cwd_names_and_its_outcomes_are_read(tmp_path):
+    import sys
+
+    runner = _runner()
+    test = ("from pathlib import Path\n\n\n"
+            "def test_reads_its_data():\n    assert Path('data.txt').read_text() == 'x'\n")
+    mirrors = _repository(tmp_path, {"suite/unit/test_data.py": test,
+                                     "suite/unit/data.txt": "x"})
+    entry = {"repo": "o/r", "path": "suite/unit/test_data.py", "tree": "suite", "pytest": "1"}
+    outcomes = {}
+    for cwd in ("suite/unit", ""):
+        result = runner.run_side(sys.executable, "cellgraph", mirrors, dict(entry, cwd=cwd), 120)
+        outcomes[cwd] = list(runner.pytest_outcomes(result["out"]).values())
+    assert outcomes == {"suite/unit": ["PASSED"], "": ["FAILED"]}

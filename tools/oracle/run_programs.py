@@ -20,7 +20,9 @@ The list is programs.txt beside this file, one program a line: `owner/name path 
 * a zoo's model (`model=NAME`, with `factory=module:function` when not mindcv's
   create_model and `input=CxHxW` when not 3x224x224): model_program.py builds it in such a
   copy, gives it the same weights on both sides, runs one forward pass and two training steps.
-`path=a,b` adds folders of the copy to the module path. Nothing of the repositories enters the
+`path=a,b` adds folders of the copy to the module path; `cwd=a` runs the program in that folder of
+the copy (a test that opens its data by paths relative to its own folder, where its
+repository's CI starts it). Nothing of the repositories enters the
 project: each program is written into a temporary folder twice, the second time with the word
 `mindspore` written `cellgraph`, and run there on each side under program_harness.py (seeded
 generators; the tutorials' dataset downloads replaced by synthetic data of the same format and
@@ -155,7 +157,8 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
                        str(work / p) for p in entry.get("pythonpath", "").split(",") if p]))
         blocks = 1
         if entry.get("pytest"):
-            cmd = [python, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", entry["path"]]
+            cmd = [python, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
+                   os.path.relpath(work / entry["path"], work / entry.get("cwd", ""))]
         else:
             text = show(mirrors, entry["repo"], entry["path"])
             if entry.get("model"):
@@ -176,8 +179,8 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
             shutil.copyfile(HERE / "program_harness.py", work / "program_harness.py")
             cmd = [python, str(work / "program_harness.py"), str(program)]
         try:
-            proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True,
-                                  timeout=timeout, check=False)
+            proc = subprocess.run(cmd, cwd=work / entry.get("cwd", ""), env=env,
+                                  capture_output=True, timeout=timeout, check=False)
             out, err, code = proc.stdout.decode("utf-8", "replace"), \
                 proc.stderr.decode("utf-8", "replace"), proc.returncode
         except subprocess.TimeoutExpired as e:
