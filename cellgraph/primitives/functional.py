@@ -274,7 +274,9 @@ def squeeze(input, axis=None):
 
 
 def cast(input, dtype):
-    dtype = dt.as_dtype(dtype)
+    if not isinstance(dtype, dt.DType):  # MindSpore takes no names, NumPy or Python types here
+        raise DTypeError(f"For 'Cast', the input 'dtype' should be mindspore dtype, but got "
+                         f"{dtype}.")
     if abstract_of(input).dtype == dtype and hasattr(input, "aval"):
         return input
     return A.cast(input, dtype=dtype)
@@ -327,6 +329,12 @@ def stack(tensors, axis=0):
     if stacked is not None:
         return _axis_first(stacked, normalize_axis(axis, abstract_of(stacked).ndim))
     tensors = _some_tensors("Stack", tensors)
+    dtypes = [getattr(t, "aval", None) and t.aval.dtype for t in tensors]
+    for i, dtype in enumerate(dtypes):  # MindSpore's Stack casts nothing: one dtype or TypeError
+        if dtype is not None and dtypes[0] is not None and dtype != dtypes[0]:
+            raise DTypeError(f"For 'Stack', all inputs must have the same data type, but "
+                             f"input[{i}] data type = {dtype} and input[0] data type = "
+                             f"{dtypes[0]}.")
     return A.stack(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim + 1))
 
 
