@@ -283,6 +283,11 @@ def cast(input, dtype):
 
 
 def _some_tensors(op: str, tensors) -> tuple:
+    if op == "Concat" and not isinstance(tensors, (tuple, list)):
+        raise DTypeError(f'Failed calling Concat with "Concat(axis=int)(tensors='
+                         f'{"Tensor" if hasattr(tensors, "aval") else type(tensors).__name__})".'
+                         f'\nThe valid calling should be: \n"Concat(axis=<int>)(tensors=<list '
+                         f'of tensor, tuple of Tensor>)".')
     tensors = tuple(tensors)
     if not tensors:  # MindSpore: "the stack element num must be greater than or equal to 1"
         raise ShapeError(f"{op}: expected at least one tensor, got none")
@@ -328,6 +333,8 @@ def stack(tensors, axis=0):
     stacked = _runtime_stack(tensors)
     if stacked is not None:
         return _axis_first(stacked, normalize_axis(axis, abstract_of(stacked).ndim))
+    if hasattr(tensors, "aval"):  # MindSpore stacks a lone Tensor as a sequence of one
+        tensors = (tensors,)
     tensors = _some_tensors("Stack", tensors)
     dtypes = [getattr(t, "aval", None) and t.aval.dtype for t in tensors]
     for i, dtype in enumerate(dtypes):  # MindSpore's Stack casts nothing: one dtype or TypeError

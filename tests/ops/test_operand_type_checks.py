@@ -59,3 +59,11 @@ def test_tile_takes_tuples_and_tensors():
     np.testing.assert_array_equal(ops.tile(X, (2, 1)).asnumpy(), want)
     np.testing.assert_array_equal(ops.tile(X, Tensor([2, 1])).asnumpy(), want)
     np.testing.assert_array_equal(ops.Tile()(X, (2,)).asnumpy(), np.tile(X.asnumpy(), (1, 2)))
+
+
+def test_concat_refuses_a_lone_tensor_and_stack_takes_it_as_one_element():
+    with pytest.raises(TypeError, match="Failed calling Concat"):
+        ops.concat(X)
+    np.testing.assert_array_equal(ops.concat([X, X], 1).asnumpy(),
+                                  np.concatenate([X.asnumpy()] * 2, 1))
+    np.testing.assert_array_equal(ops.stack(X).asnumpy(), X.asnumpy()[None])
