@@ -283,11 +283,10 @@ def cast(input, dtype):
 
 
 def _some_tensors(op: str, tensors) -> tuple:
-    if op == "Concat" and not isinstance(tensors, (tuple, list)):
-        raise DTypeError(f'Failed calling Concat with "Concat(axis=int)(tensors='
-                         f'{"Tensor" if hasattr(tensors, "aval") else type(tensors).__name__})".'
-                         f'\nThe valid calling should be: \n"Concat(axis=<int>)(tensors=<list '
-                         f'of tensor, tuple of Tensor>)".')
+    if op == "Concat" and hasattr(tensors, "aval"):  # a Tensor is not a sequence of them
+        raise DTypeError('Failed calling Concat with "Concat(axis=int)(tensors=Tensor)".'
+                         '\nThe valid calling should be: \n"Concat(axis=<int>)(tensors=<list '
+                         'of tensor, tuple of Tensor>)".')
     tensors = tuple(tensors)
     if not tensors:  # MindSpore: "the stack element num must be greater than or equal to 1"
         raise ShapeError(f"{op}: expected at least one tensor, got none")
