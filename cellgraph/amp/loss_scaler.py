@@ -102,7 +102,7 @@ class DynamicLossScaler(StaticLossScaler):
                                  requires_grad=False)
 
     def adjust(self, grads_finite):
-        finite = F.cast(grads_finite, "bool_")
+        finite = F.cast(grads_finite, dt.bool_)
         scale = self.scale_value
         raised = F.mul(scale, self.scale_factor)
         raised = F.select(is_finite(raised), raised, scale)  # stays finite

@@ -13,6 +13,7 @@ from cellgraph.compiler.builder import checked_assign_value
 from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.primitive_class import function_class
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.errors import ShapeError
 
 __all__ = [
     "Assign",
@@ -29,6 +30,15 @@ __all__ = [
 def assign(variable, value):
     """`variable = value` for a Parameter, or in place for a Tensor; returns the new value."""
     checked_assign_value("Assign", variable, value)  # Assign's own dtype rule, then the update
+    if hasattr(value, "aval") and hasattr(variable, "aval"):  # a Tensor value is not broadcast
+        given, target = tuple(value.aval.shape), tuple(variable.aval.shape)
+        scalar = given == (1,) and target == ()  # MindSpore's Assign takes [1] for a scalar
+        if len(given) != len(target) and not scalar:
+            raise ShapeError(f"For 'Assign','value' must have the same rank as 'variable'. But "
+                             f"got 'value' rank: {len(given)}, 'variable' rank: {len(target)}.")
+        if given != target and not scalar:
+            raise ShapeError(f"For 'Assign','value' must have the same shape as 'variable'. But "
+                             f"got 'value' shape: {given}, 'variable' shape: {target}.")
     return update_in_place(variable, value)
 
 

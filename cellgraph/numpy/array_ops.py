@@ -10,6 +10,7 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.shape import repeat_along
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape, normalize_axis, value_input
 from cellgraph.primitives.dynamic_ops import unique_p
@@ -398,7 +399,7 @@ def select(condlist, choicelist, default=0):
         cond = asarray(cond)
         base = out if out is not None else F.add(F.zeros_like(choice), default)
         shape = onp.broadcast_shapes(tuple(cond.shape), tuple(choice.shape), tuple(base.shape))
-        out = F.select(P.broadcast_to(F.cast(cond, "bool_"), shape),
+        out = F.select(P.broadcast_to(F.cast(cond, dt.bool_), shape),
                        P.broadcast_to(choice, shape), P.broadcast_to(F.cast(base, choice.dtype),
                                                                      shape))
     return out
@@ -412,7 +413,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
             condlist[0], (list, tuple)) and asarray(condlist[0]).ndim == x.ndim and
             len(condlist) != len(funclist) and len(condlist) + 1 != len(funclist)):
         condlist = [condlist]
-    conds = [F.cast(asarray(c), "bool_") for c in condlist]
+    conds = [F.cast(asarray(c), dt.bool_) for c in condlist]
     if len(funclist) == len(conds) + 1:
         otherwise = P.logical_not(P.any(P.stack(conds), 0)) if conds else None
         conds.append(otherwise)

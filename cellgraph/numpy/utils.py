@@ -100,7 +100,8 @@ def _bool_arg(value, op: str, name: str) -> bool:
 
 
 def _cast(x, dtype):
-    return x if dtype is None else F.cast(x, dtype)
+    """`x` in `dtype`, which may be a name or a NumPy type here (ops.cast takes dtypes only)."""
+    return x if dtype is None else F.cast(x, _dtype(dtype, "cast"))
 
 
 def _to_tensor(a, dtype=None):

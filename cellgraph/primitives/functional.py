@@ -274,13 +274,19 @@ def squeeze(input, axis=None):
 
 
 def cast(input, dtype):
-    dtype = dt.as_dtype(dtype)
+    if not isinstance(dtype, dt.DType):  # MindSpore takes no names, NumPy or Python types here
+        raise DTypeError(f"For 'Cast', the input 'dtype' should be mindspore dtype, but got "
+                         f"{dtype}.")
     if abstract_of(input).dtype == dtype and hasattr(input, "aval"):
         return input
     return A.cast(input, dtype=dtype)
 
 
 def _some_tensors(op: str, tensors) -> tuple:
+    if op == "Concat" and hasattr(tensors, "aval"):  # a Tensor is not a sequence of them
+        raise DTypeError('Failed calling Concat with "Concat(axis=int)(tensors=Tensor)".'
+                         '\nThe valid calling should be: \n"Concat(axis=<int>)(tensors=<list '
+                         'of tensor, tuple of Tensor>)".')
     tensors = tuple(tensors)
     if not tensors:  # MindSpore: "the stack element num must be greater than or equal to 1"
         raise ShapeError(f"{op}: expected at least one tensor, got none")
@@ -326,7 +332,15 @@ def stack(tensors, axis=0):
     stacked = _runtime_stack(tensors)
     if stacked is not None:
         return _axis_first(stacked, normalize_axis(axis, abstract_of(stacked).ndim))
+    if hasattr(tensors, "aval"):  # MindSpore stacks a lone Tensor as a sequence of one
+        tensors = (tensors,)
     tensors = _some_tensors("Stack", tensors)
+    dtypes = [getattr(t, "aval", None) and t.aval.dtype for t in tensors]
+    for i, dtype in enumerate(dtypes):  # MindSpore's Stack casts nothing: one dtype or TypeError
+        if dtype is not None and dtypes[0] is not None and dtype != dtypes[0]:
+            raise DTypeError(f"For 'Stack', all inputs must have the same data type, but "
+                             f"input[{i}] data type = {dtype} and input[0] data type = "
+                             f"{dtypes[0]}.")
     return A.stack(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim + 1))
 
 

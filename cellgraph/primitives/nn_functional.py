@@ -21,7 +21,7 @@ from . import shape_ops as S
 from . import special_ops as SP
 from .array_ops import Slice
 from .core import abstract_of, normalize_axes, normalize_axis, static_values, value_input
-from .errors import ArgumentError, ArgumentValueError, ShapeError
+from .errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from .random_ops import rand_like
 
 # ----- argument normalisation ------------------------------------------------------------------
@@ -362,6 +362,12 @@ def argmax_typed(input, dim=None, keepdim=False, output_type=dt.int64):
 def tile(input, dims):
     """Repeat `input` dims[i] times along axis i (missing leading multiples are 1)."""
     F._check_value(input, "Tile", "input")
+    if not (isinstance(dims, tuple) or hasattr(dims, "aval")):  # MindSpore: no list, no array
+        given = f"List<{', '.join(type(d).__name__ for d in dims)}>" if isinstance(dims, list) \
+            else type(dims).__name__
+        raise DTypeError(f'Failed calling Tile with "Tile()(input=Tensor, dims={given})".\n'
+                         f'The valid calling should be: \n'
+                         f'"Tile()(input=<Tensor>, dims=<Tensor, tuple of int>)".')
     multiples = _ints(dims, "Tile", "dims")
     ndim = abstract_of(input).ndim
     multiples = (1,) * (ndim - len(multiples)) + multiples

@@ -202,7 +202,8 @@ class TensorMethods:
         """MindSpore's `to(dtype)`: this tensor cast to `dtype`; one that has the dtype already
         is, outside graphs, a new Tensor over the same elements (writes to one show in the
         other), in a graph the value itself."""
-        if abstract_of(self).dtype == dt.as_dtype(dtype) and hasattr(self, "_alias"):
+        dtype = dt.as_dtype(dtype)  # unlike ops.cast, astype takes names and NumPy types
+        if abstract_of(self).dtype == dtype and hasattr(self, "_alias"):
             return self._alias()
         return F.cast(self, dtype)
 
@@ -237,10 +238,10 @@ class TensorMethods:
     clamp = clip
 
     def all(self, axis=None, keep_dims=False):
-        return F.reduce_min(F.cast(self, "bool_"), axis, keep_dims)
+        return F.reduce_min(F.cast(self, dt.bool_), axis, keep_dims)
 
     def any(self, axis=None, keep_dims=False):
-        return F.reduce_max(F.cast(self, "bool_"), axis, keep_dims)
+        return F.reduce_max(F.cast(self, dt.bool_), axis, keep_dims)
 
     def permute(self, *dims):
         return F.transpose(self, _flat_args(dims))

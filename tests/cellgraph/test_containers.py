@@ -130,3 +130,12 @@ def test_cells_joining_later_take_the_prefix_the_others_carry():
         "0.weight", "0.bias", "d.0.weight", "d.0.bias", "d.1.weight", "d.1.bias",
         "d.2.weight", "d.2.bias"]
     assert net.d[0].weight.shape == (3, 1) and net.d[1].weight.shape == (1, 1)
+
+
+def test_sequential_cell_takes_an_ordered_dict_not_a_dict():
+    x = Tensor(np.array([[-1.0, 2.0]], np.float32))
+    cell = nn.SequentialCell(OrderedDict([("relu", nn.ReLU())]))
+    np.testing.assert_array_equal(cell(x).asnumpy(), [[0.0, 2.0]])
+    with pytest.raises(TypeError, match="the 'args\\[0\\]' must be Cell, list or orderedDict, "
+                                        "but got dict"):
+        nn.SequentialCell({"relu": nn.ReLU()})

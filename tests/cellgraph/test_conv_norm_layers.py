@@ -363,3 +363,12 @@ def test_layer_and_group_norm_take_a_float16_input_with_float32_parameters():
                                atol=3e-3)
     with pytest.raises(TypeError, match="LayerNorm: the input has dtype Int32"):
         nn.LayerNorm((3,))(Tensor(np.ones((2, 3), np.int32)))
+
+
+def test_layer_norm_shape_is_a_tuple_or_list():
+    x = Tensor(np.array([[1.0, 2.0, 3.0]], np.float32))
+    want = (x.asnumpy() - 2.0) / np.sqrt(2.0 / 3.0 + 1e-7)
+    np.testing.assert_allclose(nn.LayerNorm([3])(x).asnumpy(), want, rtol=1e-5)
+    with pytest.raises(TypeError, match="the type of 'normalized_shape' must be tuple\\[int\\] "
+                                        "or list\\[int\\], but got 3"):
+        nn.LayerNorm(3)

@@ -45,3 +45,32 @@ def test_focal_loss_labels_of_a_smaller_batch_take_the_first_rows():
     np.testing.assert_allclose(out, [0.05493012], rtol=2e-5)
     full = loss(x, Tensor([[1], [0], [1]], cg.int32)).asnumpy()
     np.testing.assert_allclose(full, [0.05493012, 0.32724684, 0.2819232], rtol=2e-5)
+
+
+LOGITS = np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], np.float32)
+
+
+@pytest.mark.parametrize("mode", [cg.PYNATIVE_MODE, cg.GRAPH_MODE])
+def test_cross_entropy_loss_takes_int32_class_labels_only(mode):
+    """nn.CrossEntropyLoss checks more than ops.cross_entropy: class labels are int32 (int64
+    is a TypeError), logits float16/float32, probabilities of the logits' shape."""
+    cg.set_context(mode=mode)
+    try:
+        loss = nn.CrossEntropyLoss()
+        got = loss(Tensor(LOGITS), Tensor(np.array([0, 1], np.int32))).asnumpy()
+        log_p = LOGITS - np.log(np.exp(LOGITS).sum(1, keepdims=True))
+        np.testing.assert_allclose(got, -(log_p[0, 0] + log_p[1, 1]) / 2, rtol=1e-6)
+        with pytest.raises(TypeError, match="the 'labels' should be Int32, but got "
+                                            "'cellgraph.int64'"):
+            loss(Tensor(LOGITS), Tensor(np.array([0, 1], np.int64)))
+        with pytest.raises(TypeError, match=r"the 'logits' should be one of \[cellgraph.float16, "
+                                            r"cellgraph.float32\], but got 'cellgraph.float64'"):
+            loss(Tensor(LOGITS.astype(np.float64)), Tensor(np.array([0, 1], np.int32)))
+        with pytest.raises(ValueError, match=r"'labels' shape: \(2, 2\)"):
+            loss(Tensor(LOGITS), Tensor(np.ones((2, 2), np.float32)))
+        with pytest.raises(ValueError, match="but get 'logits' rank: 2 and 'labels' rank: 3"):
+            loss(Tensor(LOGITS), Tensor(np.ones((2, 2, 2), np.float32)))
+    finally:
+        cg.set_context(mode=cg.PYNATIVE_MODE)
+    # ops.cross_entropy takes int64 labels
+    assert ops.cross_entropy(Tensor(LOGITS), Tensor(np.array([0, 1], np.int64))).shape == ()

@@ -48,3 +48,14 @@ def test_number_forms_mindspore_accepts():
 def test_a_tensor_where_a_dtype_belongs_is_a_type_error():
     with pytest.raises(TypeError):
         mnp.exp(T, T)
+
+
+def test_numpy_dtype_arguments_take_names_and_numpy_types():
+    """mindspore.numpy's `dtype=` takes 'float16' and np.float64 (ops.cast takes dtypes only)."""
+    x = mnp.ones((2, 3))
+    summed = mnp.sum(x, dtype="float16")
+    assert summed.dtype == mnp.float16 and float(summed.asnumpy()) == 6.0
+    assert mnp.mean(x, dtype=np.float64).dtype == mnp.float64
+    negated = mnp.negative(x, dtype="int32")
+    assert negated.dtype == mnp.int32
+    np.testing.assert_array_equal(negated.asnumpy(), -np.ones((2, 3), np.int32))

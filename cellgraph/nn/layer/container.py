@@ -140,7 +140,10 @@ class SequentialCell(_CellContainer):
 
     def __init__(self, *args):
         super().__init__()
-        if len(args) == 1 and isinstance(args[0], (OrderedDict, dict)):
+        if len(args) == 1 and isinstance(args[0], dict) and not isinstance(args[0], OrderedDict):
+            raise DTypeError(f"For '{self.op}', the 'args[0]' must be Cell, list or orderedDict, "
+                             f"but got {type(args[0]).__name__}")
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
             for name, cell in args[0].items():
                 self._add(str(name), cell)
             return

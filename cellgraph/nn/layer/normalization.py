@@ -189,11 +189,10 @@ class LayerNorm(Cell):
     def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1,
                  gamma_init="ones", beta_init="zeros", epsilon=1e-7, dtype=dt.float32):
         super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        if not isinstance(normalized_shape, (tuple, list)):
-            raise DTypeError(f"LayerNorm: `normalized_shape` must be a tuple of ints, got "
-                             f"{type(normalized_shape).__name__}")
+        if not isinstance(normalized_shape, (tuple, list)):  # an int too, as in MindSpore
+            raise DTypeError(f"For 'LayerNorm', the type of 'normalized_shape' must be tuple[int] "
+                             f"or list[int], but got {normalized_shape} and the type is "
+                             f"{type(normalized_shape)}.")
         self.normalized_shape = tuple(int(d) for d in normalized_shape)
         self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
         self.epsilon = float(epsilon)

@@ -328,8 +328,43 @@ class CrossEntropyLoss(NLLLoss):
         self.label_smoothing = check_label_smoothing("CrossEntropyLoss", label_smoothing)
 
     def construct(self, logits, labels):
+        check_cross_entropy_inputs("CrossEntropyLoss", logits, labels)
         return cross_entropy_with(logits, labels, self.weight, self.ignore_index, self.reduction,
                                   self.label_smoothing, self._negative_labels, self._label_error)
+
+
+def _check_type_name(op: str, name: str, dtype, valid: tuple) -> None:
+    if dtype not in valid:
+        names = (str(valid[0]) if len(valid) == 1
+                 else f"one of [{', '.join(repr(t) for t in valid)}]")
+        raise DTypeError(f"For '{op}', the '{name}' should be {names}, but got '{dtype!r}'.")
+
+
+def check_cross_entropy_inputs(op: str, logits, labels) -> None:
+    """nn.CrossEntropyLoss's own checks, stricter than ops.cross_entropy's: float16/float32
+    logits; labels of the logits' shape are float16/float32 probabilities, labels of one rank
+    less are int32 class indices (int64 is refused, as in MindSpore)."""
+    _check_tensor(op, "logits", logits)
+    _check_tensor(op, "labels", labels)
+    _check_type_name(op, "logits", logits.dtype, (dt.float16, dt.float32))
+    logits_shape, labels_shape = tuple(logits.shape), tuple(labels.shape)
+    if len(logits_shape) == len(labels_shape):
+        _check_type_name(op, "labels", labels.dtype, (dt.float16, dt.float32))
+        if logits_shape != labels_shape:
+            raise ShapeError(f"For '{op}', the shape of 'logits' should be (N, C, d_0, d_1, ...), "
+                             f"and the shape of 'labels' should be (N, C, d_0, d_1, ...), but get "
+                             f"'logits' shape: {logits_shape} and 'labels' shape: {labels_shape}.")
+    elif len(labels_shape) == len(logits_shape) - 1:
+        _check_type_name(op, "labels", labels.dtype, (dt.int32,))
+        if len(logits_shape) != 1 and (logits_shape[0], *logits_shape[2:]) != labels_shape:
+            raise ShapeError(f"For '{op}', the shape of 'logits' should be (N, C, d_0, d_1, ...), "
+                             f"and the shape of 'labels' should be (N, d_0, d_1, ...), but get "
+                             f"'logits' shape: {logits_shape} and 'labels' shape: {labels_shape}.")
+    else:
+        raise ShapeError(f"For '{op}', the rank of 'logits' and 'labels' should be: "
+                         f"'logits.ndim == labels.ndim' for probabilities, 'logits.ndim - 1 == "
+                         f"labels.ndim' for class indices, but get 'logits' rank: "
+                         f"{len(logits_shape)} and 'labels' rank: {len(labels_shape)}.")
 
 
 def _check_tensor(op: str, name: str, value) -> None:

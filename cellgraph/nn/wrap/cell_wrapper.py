@@ -15,6 +15,7 @@ from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
 from cellgraph.ops.operations.comm_ops import _VirtualDataset
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
@@ -64,9 +65,9 @@ class WithEvalCell(Cell):
     def construct(self, data, label):
         outputs = self._network(data)
         if self.add_cast_fp32:
-            outputs = F.cast(outputs, "float32")
+            outputs = F.cast(outputs, dt.float32)
             if label.dtype.is_float:  # MindSpore's mixed_precision_cast leaves integers alone
-                label = F.cast(label, "float32")
+                label = F.cast(label, dt.float32)
         return self._loss_fn(outputs, label), outputs, label
 
 

@@ -38,7 +38,7 @@ def grads_finite(grads):
     and for nan, and the largest |g| carries a nan along)."""
     largest = None
     for g in grads:
-        top = F.reduce_max(F.abs(F.cast(g, "float32")))
+        top = F.reduce_max(F.abs(F.cast(g, dt.float32)))
         largest = top if largest is None else F.maximum(largest, top)
     if largest is None:
         return Tensor(np.array(True))

@@ -22,6 +22,7 @@ from cellgraph.autograd import GradOperation, grad, value_and_grad
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.forward import jvp, vjp
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.dtype import DType, TensorType, _ObjectType
 from cellgraph.primitives.errors import ArgumentError, DTypeError
@@ -266,7 +267,7 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
         raise DTypeError(f"clip_by_global_norm: expected a tuple or list of Tensors, got "
                         f"{type(x).__name__}")
     if use_norm is None:
-        squares = [F.reduce_sum(F.square(F.cast(t, "float32"))) for t in x]
+        squares = [F.reduce_sum(F.square(F.cast(t, dt.float32))) for t in x]
         total = squares[0]
         for s in squares[1:]:
             total = total + s

@@ -562,7 +562,7 @@ def bernoulli(input, p=0.5, seed=None):
     aval = abstract_of(input)
     if seed is None or seed == -1:  # MindSpore seeds these at random
         draws = global_rand_like(input) if aval.dtype.is_float else \
-            global_rand_like(F.cast(input, "float32"))
+            global_rand_like(F.cast(input, dt.float32))
         return F.cast(M.less(draws, p), aval.dtype)
     p_kind = (tuple(abstract_of(p).shape), abstract_of(p).dtype) if hasattr(p, "aval") else None
     draws = draw_uniform(tuple(aval.shape), dt.float32, _bernoulli_stream(seed, aval, p_kind))

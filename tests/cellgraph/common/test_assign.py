@@ -57,3 +57,31 @@ def test_the_dtype_is_checked_before_the_shape():
     with pytest.raises(ValueError):
         _Rebind()(Tensor(np.ones((2, 3)).astype(np.float32)))
     assert float(_Rebind()(Tensor(np.int32(1)))) == 1.0
+
+
+class _AssignValue(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = Parameter(Tensor(np.zeros((2, 3), np.float32)), name="p")
+
+    def construct(self, value):
+        ops.assign(self.p, value)
+        return self.p
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_assign_does_not_broadcast_a_tensor_value(mode):
+    """MindSpore's Assign takes a Tensor value of the Parameter's own shape only: another rank
+    or another shape is a ValueError, in a graph and eagerly."""
+    ms.set_context(mode=mode)
+    try:
+        value = np.arange(6, dtype=np.float32).reshape(2, 3)
+        np.testing.assert_array_equal(_AssignValue()(Tensor(value)).asnumpy(), value)
+        with pytest.raises(ValueError, match="'value' must have the same rank as 'variable'. "
+                                             "But got 'value' rank: 1, 'variable' rank: 2"):
+            _AssignValue()(Tensor(np.ones(3, np.float32)))
+        with pytest.raises(ValueError, match=r"same shape as 'variable'. But got 'value' shape: "
+                                             r"\(1, 3\), 'variable' shape: \(2, 3\)"):
+            _AssignValue()(Tensor(np.ones((1, 3), np.float32)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

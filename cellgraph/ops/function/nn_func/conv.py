@@ -12,6 +12,7 @@ from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.image import linear_read
 from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_convert import not_tensor_error
 from cellgraph.primitives.conv_ops import (
@@ -473,9 +474,9 @@ def deformable_offsets(x, offsets, strides, pads, kernel_size, dilations=(1, 1, 
     if not modulated:
         raise ArgumentValueError(f"For '{op}', only modulated=True exists, as in MindSpore")
     if abstract_of(x).dtype.name == "float16":  # sampled in float32, as MindSpore's kernel does
-        out = deformable_offsets(F.cast(x, "float32"), F.cast(offsets, "float32"), strides, pads,
+        out = deformable_offsets(F.cast(x, dt.float32), F.cast(offsets, dt.float32), strides, pads,
                                  kernel_size, dilations, data_format, deformable_groups)
-        return F.cast(out, "float16")
+        return F.cast(out, dt.float16)
     n, c = _checked_rank(x, 4, op)[:2]
     kh, kw = _ints(kernel_size, 2, op, "kernel_size")
     stride, dilation = _ints4(strides, op, "strides")[2:], _ints4(dilations, op, "dilations")[2:]
