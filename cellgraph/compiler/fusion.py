@@ -103,12 +103,13 @@ fused_elementwise = Primitive("fused_elementwise", _fused_type, multiple_results
                               nondifferentiable=True, structural=True)
 
 
-def _fused_code(ctx, node, args, outs):
+def runner_call_code(ctx, node, args, outs):
+    """The line of a fused node: a call of its compiled runner (bound as a value)."""
     run = ctx.literal(node.params["run"])
     return [f"{', '.join(outs)}, = {run}({', '.join(args)})"]
 
 
-codegen.CODEGEN_RULES["fused_elementwise"] = _fused_code
+codegen.CODEGEN_RULES["fused_elementwise"] = runner_call_code
 
 
 def _concrete(shape) -> bool:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from cellgraph.primitives.core import Primitive, TensorType
 
 from . import codegen
-from .fusion import FUSED_DTYPES, _broadcasts_to, _concrete, _number, fusible
+from .fusion import FUSED_DTYPES, _broadcasts_to, _concrete, _number, fusible, runner_call_code
 from .ir import Apply, Constant, Graph, Var, all_graphs, copy_graph
 
 
@@ -89,12 +89,7 @@ fused_scan = Primitive("fused_scan", _fused_scan_type, multiple_results=True,
                        nondifferentiable=True, structural=True)
 
 
-def _fused_scan_code(ctx, node, args, outs):
-    run = ctx.literal(node.params["run"])
-    return [f"{', '.join(outs)}, = {run}({', '.join(args)})"]
-
-
-codegen.CODEGEN_RULES["fused_scan"] = _fused_scan_code
+codegen.CODEGEN_RULES["fused_scan"] = runner_call_code
 
 
 def fuse_scans(graph: Graph, make_runner: Callable[[ScanProgram], Callable]
