@@ -12,7 +12,8 @@ def test_fp16_flag_on_a_sub_cell_runs_it_in_float16():
     class Head(nn.Cell):
         def __init__(self):
             super().__init__()
-            self.fc = nn.Dense(3, 2, weight_init="ones", bias_init="zeros").add_flags_recursive(fp16=True)
+            dense = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+            self.fc = dense.add_flags_recursive(fp16=True)
 
         def construct(self, x):
             return self.fc(x)
