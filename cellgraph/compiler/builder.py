@@ -48,6 +48,7 @@ from cellgraph.primitives.errors import (
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .compile_context import CompileContext, eager_param_cast
+from .host_array_methods import NumpyArrayMethods
 from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten, is_static
 
@@ -270,7 +271,7 @@ def update_target(target, leaves):
 TOLIST_LIMIT = 4096
 
 
-class HostArray(Tracer):
+class HostArray(NumpyArrayMethods, Tracer):
     """What `x.asnumpy()` gives in construct: a graph value that `isinstance` takes for the
     NumPy array MindSpore's graph mode makes of it (and not for a Tensor); what is computed
     from it is a graph value like any other."""

@@ -728,7 +728,17 @@ class Cell(CellState, CellPrimitives):
         (`net.add_flags(sink_mode=True)`, then `net.sink_mode`); returns self."""
         self.__dict__.setdefault("_flags", {}).update(flags)
         self.__dict__.update(flags)
+        # fp16/fp32/bf16 are MindSpore's mixed-precision flags (to_float sets them): a Cell
+        # given one runs in that dtype, the last of them set winning as in MindSpore
+        for flag, dtype in (("fp16", dt.float16), ("fp32", dt.float32), ("bf16", dt.bfloat16)):
+            if flags.get(flag, False):
+                self._run_in(dtype)
         return self
+
+    def _run_in(self, dtype) -> None:
+        """This Cell's float inputs and Parameters cast to `dtype` where it runs (to_float)."""
+        output = (self.__dict__.get("_amp_types") or (None, None))[1]
+        hooks.set_call_state(self, "_amp_types", (dtype, output))
 
     def add_flags_recursive(self, **flags):
         for _, cell in self.cells_and_names():
@@ -781,8 +791,7 @@ class Cell(CellState, CellPrimitives):
             raise DTypeError(f"{type(self).__name__}.to_float: `dst_type` must be float16, "
                              f"bfloat16 or float32, got {dtype}")
         for _, cell in self.cells_and_names():
-            output = (cell.__dict__.get("_amp_types") or (None, None))[1]
-            hooks.set_call_state(cell, "_amp_types", (dtype, output))
+            cell._run_in(dtype)
         return self
 
     def to(self, *args, **kwargs):
