@@ -385,12 +385,17 @@ def _unfused_lines(program: FusedProgram, env: dict) -> list[str]:
                 refs.append(f"number_{j}_{len(refs)}")
             else:
                 refs.append(repr(ref))
-        if name.startswith("cast_"):
-            env["k_cast"] = backend.kernel("cast")
-            env[f"cast_dtype_{j}"] = FUSED_DTYPES[name[len("cast_"):]]
-            lines.append(f"    t{j} = k_cast({', '.join(refs)}, dtype=cast_dtype_{j})")
-        else:
-            env[f"k_{j}"] = backend.kernel(name)
-            lines.append(f"    t{j} = k_{j}({', '.join(refs)})")
+        lines.append("    " + kernel_call_line(j, name, refs, env, backend))
     lines.append(f"    return ({''.join(f't{j}, ' for j in program.outputs)})")
     return lines
+
+
+def kernel_call_line(j: int, name: str, refs: list, env: dict, backend) -> str:
+    """The unfused line of a fused program's operation `j`: its backend kernel (bound in `env`)
+    called on `refs`, a cast given its dtype."""
+    if name.startswith("cast_"):
+        env["k_cast"] = backend.kernel("cast")
+        env[f"cast_dtype_{j}"] = FUSED_DTYPES[name[len("cast_"):]]
+        return f"t{j} = k_cast({', '.join(refs)}, dtype=cast_dtype_{j})"
+    env[f"k_{j}"] = backend.kernel(name)
+    return f"t{j} = k_{j}({', '.join(refs)})"

@@ -45,6 +45,7 @@ from .fused_kernels import (
     _expression,
     _number,
     _operand_dtype,
+    kernel_call_line,
 )
 
 KIND = "scan"  # the generator's name in the kernel cache's key
@@ -217,13 +218,7 @@ def _unfused_lines(program: ScanProgram, env: dict) -> list[str]:
 
     for j, (name, operands, _) in enumerate(program.ops):
         refs = [ref(o, f"number_{j}_{n}") for n, o in enumerate(operands)]
-        if name.startswith("cast_"):
-            env["k_cast"] = backend.kernel("cast")
-            env[f"cast_dtype_{j}"] = FUSED_DTYPES[name[len("cast_"):]]
-            lines.append(f"        t{j} = k_cast({', '.join(refs)}, dtype=cast_dtype_{j})")
-        else:
-            env[f"k_{j}"] = backend.kernel(name)
-            lines.append(f"        t{j} = k_{j}({', '.join(refs)})")
+        lines.append("        " + kernel_call_line(j, name, refs, env, backend))
     outputs = [ref(o, f"result_{n}") for n, o in enumerate(program.outputs)]
     lines += [f"        y{y}[k] = {outputs[y]}" for y in range(nc, len(outputs))]
     lines.append(f"        {', '.join(f'x{c}' for c in range(nc))}, = {', '.join(outputs[:nc])},")
