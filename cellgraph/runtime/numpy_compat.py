@@ -6,9 +6,12 @@ for `acos`, `concatenate` for `concat`) and lacks a few keywords (`asarray(copy=
 `argsort(stable=True)`). `ARRAY_API` holds what NumPy 1.x needs added to its namespace; on
 NumPy 2 it is empty and the kernels see NumPy itself.
 
-Only names and keywords are bridged here: which dtype a result has is decided by the graph's
-type rules (casts are explicit nodes), so NumPy 1's value-based scalar promotion never reaches
-a result either way.
+Which dtype a result has is decided by the graph's type rules (casts are explicit nodes); a
+Python number beside an array stands for a weak operand of the array's dtype. NumPy 1's
+value-based promotion would widen it where every operand is a scalar or a 0-d array
+(`float32 0-d * 0.5` is float64 there) or where its value does not fit the dtype, so on NumPy 1
+the binary ufuncs and `where` are given such a number in the array's dtype (`_weak_scalars`),
+as NumPy 2 (NEP 50) reads it.
 """
 from __future__ import annotations
 
@@ -147,10 +150,59 @@ def _linalg():
                                     "matrix_transpose": _matrix_transpose})
 
 
+# Python number type -> the dtype kinds that hold it as a weak operand
+_WEAK_KINDS = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}
+# binary ufuncs whose operands do not share one dtype (an integer exponent, matrices)
+_MIXED_OPERANDS = {"ldexp", "matmul"}
+
+
+def _weak_operand(value, dtype):
+    """`value`, a Python number, as a scalar of `dtype` where that dtype's kind holds it (an
+    integer within the dtype's range); else `value` itself."""
+    if dtype.kind not in _WEAK_KINDS.get(type(value), ""):
+        return value
+    if dtype.kind in "iu" and not isinstance(value, bool):
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            return value
+    try:
+        with np.errstate(over="ignore"):  # a float beyond float16/32's range is inf, as in NumPy 2
+            return dtype.type(value)
+    except OverflowError:  # an int beyond float64's range
+        return value
+
+
+def _weak_scalars(fn, first: int = 0):
+    """`fn` with its Python-number operands (from position `first`) given the dtype of its
+    first array operand (NumPy 2's weak scalars)."""
+    def run(*args, **kwargs):
+        dtype = next((a.dtype for a in args[first:] if isinstance(a, np.ndarray | np.generic)),
+                     None)
+        if dtype is not None:
+            args = args[:first] + tuple(
+                _weak_operand(a, dtype) if type(a) in _WEAK_KINDS else a for a in args[first:])
+        return fn(*args, **kwargs)
+    run.__name__ = fn.__name__
+    return run
+
+
+def _weak_scalar_functions(names) -> dict:
+    """The binary ufuncs under `names` (namespace name -> NumPy name), and `where`, with weak
+    Python-number operands."""
+    out = {}
+    for name, numpy_name in names.items():
+        fn = getattr(np, numpy_name, None)
+        if isinstance(fn, np.ufunc) and fn.nin == 2 and numpy_name not in _MIXED_OPERANDS:
+            out[name] = _weak_scalars(fn)
+    out["where"] = _weak_scalars(np.where, first=1)
+    return out
+
+
 def _array_api_extras() -> dict:
     if NUMPY2:
         return {}
     extras = {new: getattr(np, old) for new, old in _RENAMED.items()}
+    extras.update(_weak_scalar_functions({**{n: n for n in dir(np)}, **_RENAMED}))
     extras.update(astype=_astype, asarray=_asarray, argsort=_argsort, sort=_sort,
                   cumulative_sum=_cumulative_sum, isdtype=_isdtype,
                   unique_inverse=_unique_inverse, unique_all=_unique_all,

@@ -81,6 +81,42 @@ def test_zero_dimensional_results_keep_their_dtype():
         assert (Tensor(np.array(1, np.float16)) + 1e5).dtype == cellgraph.float16
 
 
+def test_python_floats_beside_zero_dimensional_float32_compute_in_float32():
+    """A chain of 0-d float32 operations with Python floats: every step in float32, bit for bit
+    (NumPy 1 computed `0-d float32 * 0.5` in float64 and rounded at the end)."""
+    def f(x):
+        for _ in range(9):
+            x = x * 1.1 + 0.5 * x - x * x * 0.01
+        return ops.maximum(x, 0.25)
+
+    expected = np.float32(0.7)
+    for _ in range(9):
+        expected = (expected * np.float32(1.1) + np.float32(0.5) * expected
+                    - expected * expected * np.float32(0.01))
+    for mode in (cellgraph.GRAPH_MODE, cellgraph.PYNATIVE_MODE):
+        cellgraph.set_context(mode=mode)
+        out = f(Tensor(np.array(0.7, np.float32)))
+        assert out.dtype == cellgraph.float32
+        assert out.asnumpy() == expected, mode
+
+
+def test_weak_python_numbers_take_the_arrays_dtype():
+    """numpy_compat's weak operands (used on NumPy 1): a number of a kind the array's dtype
+    holds takes that dtype; an int out of the dtype's range, or a float beside integers, stays
+    as it is, for the kernel's own rule."""
+    zero_d = np.array(0.7, np.float32)
+    multiply = numpy_compat._weak_scalars(np.multiply)
+    where = numpy_compat._weak_scalars(np.where, first=1)
+    assert multiply(zero_d, 0.5).dtype == np.float32
+    assert multiply(0.5, np.float32(3.0)) == np.float32(1.5)
+    assert where(True, zero_d, 0.5).dtype == np.float32
+    assert numpy_compat._weak_operand(300, np.dtype(np.uint8)) == 300
+    assert type(numpy_compat._weak_operand(0.5, np.dtype(np.int32))) is float
+    assert type(numpy_compat._weak_operand(3, np.dtype(np.int16))) is np.int16
+    with np.errstate(over="raise"):
+        assert np.isinf(numpy_compat._weak_operand(1e300, np.dtype(np.float32)))
+
+
 def test_numpy_array_on_the_left_gives_an_ndarray_as_mindspore():
     """`ndarray - tensor` (and the other operators, a NumPy scalar or 0-d array on the left too)
     converts the Tensor and gives an ndarray, as MindSpore 2.10 does, so `np.all(out - expect)`
