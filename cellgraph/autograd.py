@@ -72,6 +72,8 @@ class GradFunction(Transform):
     `single_weight`: weights was one Parameter, so its gradient comes back bare.
     """
 
+    records_gradient = True
+
     def __init__(self, fn, positions, weights, sens_param=False, has_aux=False,
                  return_ids=False, single=False, with_value=False, api="grad",
                  single_weight=False):

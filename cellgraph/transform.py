@@ -17,6 +17,7 @@ import threading
 import weakref
 
 from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.effects import PYNATIVE_GRAD
 from cellgraph.compiler.pipeline import graph_name
 from cellgraph.compiler.pynative_indexing import INDEX_WRITES_BACK
 from cellgraph.compiler.pytree import Tree, count_leaves
@@ -111,6 +112,7 @@ class Transform:
     `check_call(args)` (argument errors raised before anything compiles)."""
 
     api = "transform"
+    records_gradient = False  # a reverse-mode gradient (PyNative's autograd records it)
 
     def __init__(self, fn, api: str | None = None):
         if api is not None:
@@ -159,7 +161,10 @@ class Transform:
         loc = caller_loc()
         token = _PYTHON_CALL.set((self, loc, regions))
         # PyNative's element writes through indexed Tensors hold in what it traces
-        indexing = INDEX_WRITES_BACK.set(not key[-1] and not _is_jit(self.fn))
+        pynative = not key[-1] and not _is_jit(self.fn)
+        indexing = INDEX_WRITES_BACK.set(pynative)
+        # and its autograd forbids in-place operations on the gradient's leaves
+        grad_leaves = PYNATIVE_GRAD.set(pynative and self.records_gradient)
         try:
             self.check_call(args)
             return run_cached(cache, self, args, _context().dump_dir(), self.__name__)
@@ -167,6 +172,7 @@ class Transform:
             raise e.with_loc(loc) from None
         finally:
             INDEX_WRITES_BACK.reset(indexing)
+            PYNATIVE_GRAD.reset(grad_leaves)
             _PYTHON_CALL.reset(token)
 
     @staticmethod

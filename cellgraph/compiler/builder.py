@@ -499,6 +499,17 @@ class Builder(Trace):
             kind = "leaf" if self.outer is None else "constant"
             self.input_sources[id(tracer.ir_var)] = (kind, index, leaf)
 
+    def is_input_leaf(self, value) -> bool:
+        """Whether `value` (a Tracer of this graph) is a Tensor that the caller of the top-level
+        graph passed, followed through the inner graphs it is passed to."""
+        source = self.input_sources.get(id(value.ir_var))
+        if source is None:
+            return False
+        if source[0] == "outer":
+            outer = source[1]
+            return isinstance(outer, Tracer) and outer.builder.is_input_leaf(outer)
+        return source[0] == "leaf"
+
     def is_constant_argument(self, value) -> bool:
         """Whether the explicit input `value` (a Tracer of this graph) holds a Tensor marked
         `const_arg` (MindSpore compiles it as a constant: no gradient is taken of it), followed

@@ -18,16 +18,19 @@ reaches it, as MindSpore raises at run time there:
 """
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass
 
 import numpy as np
 
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import Primitive
+from cellgraph.primitives.errors import LeafInplaceError
 
 from . import codegen
 from .builder import (
     AttributeSlot,
+    ParameterArgument,
     Tracer,
     assign_in_graph,
     checked_assign_value,
@@ -52,13 +55,34 @@ def assign_attribute(owner, attr: str, value) -> bool:
     return True
 
 
-def update_in_place(variable, value):
-    """`variable` given the data of `value` (cast and broadcast to its type), in place: a
-    Parameter or Tensor at once when eager, recorded in the graph being built (`assign_in_graph`)
-    otherwise. Returns the new value: eagerly a Tensor of its own (a copy, as MindSpore's
-    Assign and the Apply/Scatter updates return, never the Parameter itself); inside a graph
-    what assign_in_graph returns."""
-    if current_builder() is not None:
+# Set while a gradient called from Python in PyNative mode traces its function (transform.py):
+# MindSpore's PyNative autograd then records every operation on the Tensors passed in and on
+# the Parameters, which are the leaves of the gradient.
+PYNATIVE_GRAD: contextvars.ContextVar = contextvars.ContextVar("pynative_grad", default=False)
+
+
+def _is_grad_leaf(variable) -> bool:
+    """Whether `variable` is a leaf that requires grad in PyNative's autograd: a Parameter
+    (unless `requires_grad=False`) or a Tensor the caller passed in."""
+    if is_parameter(variable) or isinstance(variable, ParameterArgument):
+        return bool(getattr(variable, "requires_grad", True))
+    return isinstance(variable, Tracer) and variable.builder.is_input_leaf(variable)
+
+
+def update_in_place(variable, value, op: str | None = None):
+    """`variable` given the data of `value` (cast and broadcast to its type), in place, by
+    MindSpore's in-place primitive `op` (None: an assignment): a Parameter or Tensor at once
+    when eager, recorded in the graph being built (`assign_in_graph`) otherwise. Returns the
+    new value: eagerly a Tensor of its own (a copy, as MindSpore's Assign and the Apply/Scatter
+    updates return, never the Parameter itself); inside a graph what assign_in_graph returns.
+
+    While PyNative mode's autograd records (`PYNATIVE_GRAD`), an in-place primitive on a leaf
+    raises RuntimeError, as MindSpore's does; graph mode differentiates through the update."""
+    builder = current_builder()
+    if builder is not None:
+        if op is not None and PYNATIVE_GRAD.get() and _is_grad_leaf(variable):
+            raise LeafInplaceError(f"A leaf tensor that requires grad is being used in an "
+                                   f"inplace operator, {op}, which is forbidden!")
         return assign_in_graph(variable, value, converting=True)
     new = checked_assign_value("Assign", variable, value, converting=True)
     data = np.asarray(new.asnumpy())

@@ -564,7 +564,8 @@ def addr_(input, vec1, vec2, beta=1, alpha=1):
     (MindSpore's inplace_addr)."""
     from cellgraph.compiler.effects import update_in_place
 
-    return update_in_place(input, _ops.addr(input, vec1, vec2, beta=beta, alpha=alpha))
+    return update_in_place(input, _ops.addr(input, vec1, vec2, beta=beta, alpha=alpha),
+                           "InplaceAddr")
 
 
 def squeeze_impl(input, axis):

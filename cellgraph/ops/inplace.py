@@ -10,6 +10,7 @@ the run, as MindSpore does. Each returns its input.
 """
 from __future__ import annotations
 
+from cellgraph.compiler.builder import is_tensor_like
 from cellgraph.compiler.effects import update_in_place
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.floor_division import floor_divide
@@ -35,6 +36,11 @@ from .function.math_func.linalg import addmm
 from .primitive_class import PrimitiveClass, function_class
 
 
+def _by_other(other, tensor_op: str, scalar_op: str) -> str:
+    """MindSpore's in-place primitive for a Tensor `other`, or for a number."""
+    return tensor_op if is_tensor_like(other) else scalar_op
+
+
 def _scaled(other, alpha):
     return other if isinstance(alpha, (int, float)) and alpha == 1 else F.mul(other, alpha)
 
@@ -43,97 +49,112 @@ def _scaled(other, alpha):
 
 def add_(input, other, *, alpha=1):
     """`input += alpha * other`, in place."""
-    return update_in_place(input, F.add(input, _scaled(other, alpha)))
+    return update_in_place(input, F.add(input, _scaled(other, alpha)),
+                           _by_other(other, "InplaceAddExt", "InplaceAddsExt"))
 
 
 def sub_(input, other, *, alpha=1):
     """`input -= alpha * other`, in place."""
-    return update_in_place(input, F.sub(input, _scaled(other, alpha)))
+    return update_in_place(input, F.sub(input, _scaled(other, alpha)),
+                           _by_other(other, "InplaceSubExt", "InplaceSubScalar"))
 
 
 def mul_(input, other):
-    return update_in_place(input, F.mul(input, other))
+    return update_in_place(input, F.mul(input, other), _by_other(other, "InplaceMul", "InplaceMuls"))
 
 
 def div_(input, other, *, rounding_mode=None):
     from cellgraph import mint  # above ops (it loads nn): read when called
 
-    return update_in_place(input, mint.div(input, other, rounding_mode=rounding_mode))
+    op = ("InplaceDiv", "InplaceDivs") if rounding_mode is None else ("InplaceDivMod",
+                                                                      "InplaceDivMods")
+    return update_in_place(input, mint.div(input, other, rounding_mode=rounding_mode),
+                           _by_other(other, *op))
 
 
 def floor_divide_(input, other):
-    return update_in_place(input, floor_divide(input, other))
+    return update_in_place(input, floor_divide(input, other),
+                           _by_other(other, "InplaceFloorDivide", "InplaceFloorDivides"))
 
 
 def remainder_(input, other):
-    return update_in_place(input, remainder(input, other))
+    return update_in_place(input, remainder(input, other),
+                           _by_other(other, "InplaceRemainderTensorTensor",
+                                     "InplaceRemainderTensorScalar"))
 
 
 def copy_(input, src, non_blocking=False):
     """`input`'s data replaced by `src`'s (cast to its dtype, broadcast to its shape)."""
-    return update_in_place(input, src)
+    return update_in_place(input, src, "InplaceCopy")
 
 
 def fill_(input, value):
-    return update_in_place(input, value)
+    return update_in_place(input, value, _by_other(value, "InplaceFillTensor",
+                                                   "InplaceFillScalar"))
 
 
 def masked_fill_(input, mask, value):
-    return update_in_place(input, masked_fill(input, mask, value))
+    return update_in_place(input, masked_fill(input, mask, value),
+                           _by_other(value, "InplaceMaskedFillTensor", "InplaceMaskedFillScalar"))
 
 
 def masked_scatter_(input, mask, source):
-    return update_in_place(input, masked_scatter(input, mask, source))
+    return update_in_place(input, masked_scatter(input, mask, source), "InplaceMaskedScatter")
 
 
 def index_fill_(input, dim, index, value):
-    return update_in_place(input, index_fill(input, dim, index, value))
+    return update_in_place(input, index_fill(input, dim, index, value),
+                           _by_other(value, "InplaceIndexFillTensor", "InplaceIndexFillScalar"))
 
 
 def scatter_(input, dim, index, src):
-    return update_in_place(input, F.scatter(input, dim, index, src))
+    return update_in_place(input, F.scatter(input, dim, index, src),
+                           _by_other(src, "InplaceScatterSrc", "InplaceScatterValue"))
 
 
 def scatter_add_(input, dim, index, src):
     from cellgraph.common.apply_ops import scatter_add  # the Parameter updates sit above ops
 
-    return update_in_place(input, scatter_add(input, dim, index, src))
+    return update_in_place(input, scatter_add(input, dim, index, src), "InplaceScatterAdd")
 
 
 def addmm_(input, mat1, mat2, *, beta=1, alpha=1):
-    return update_in_place(input, addmm(input, mat1, mat2, beta=beta, alpha=alpha))
+    return update_in_place(input, addmm(input, mat1, mat2, beta=beta, alpha=alpha),
+                           "InplaceAddmm")
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
     """`input[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`, in place; repeated
     indices add up."""
-    return update_in_place(input, index_added(input, dim, index, _scaled(source, alpha)))
+    return update_in_place(input, index_added(input, dim, index, _scaled(source, alpha)),
+                           "InplaceIndexAddExt")
 
 
 def index_copy_(input, dim, index, tensor):
     """`input[..., index[i], ...] = tensor[..., i, ...]` along `dim`, in place."""
     from .tensor_overloads import index_copy  # (the functional form, with the methods)
 
-    return update_in_place(input, index_copy(input, dim, index, tensor))
+    return update_in_place(input, index_copy(input, dim, index, tensor), "InplaceIndexCopy")
 
 
 def index_put_(input, indices, values, accumulate=False):
     """`input[indices] = values` (`+=` with `accumulate`), in place."""
     from .tensor_overloads import index_put
 
-    return update_in_place(input, index_put(input, indices, values, accumulate))
+    return update_in_place(input, index_put(input, indices, values, accumulate),
+                           "InplaceIndexPut")
 
 
 def fill_diagonal_(input, fill_value, wrap=False):
     """`fill_value` on the main diagonal of `input`, in place."""
     from .tensor_overloads import fill_diagonal
 
-    return update_in_place(input, fill_diagonal(input, fill_value, wrap))
+    return update_in_place(input, fill_diagonal(input, fill_value, wrap), "InplaceFillDiagonal")
 
 
-def _unary(name: str):
+def _unary(name: str, op: str):
     def method(input):
-        return update_in_place(input, getattr(F, name)(input))
+        return update_in_place(input, getattr(F, name)(input), op)
 
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"`input = ops.{name}(input)`, in place."
@@ -141,7 +162,9 @@ def _unary(name: str):
 
 
 exp_, log_, floor_, sign_, relu_ = (
-    _unary(n) for n in ("exp", "log", "floor", "sign", "relu"))
+    _unary(n, op) for n, op in (("exp", "InplaceExp"), ("log", "InplaceLog"),
+                                ("floor", "InplaceFloor"), ("sign", "InplaceSign"),
+                                ("relu", "InplaceReLU")))
 
 
 METHODS = (add_, sub_, mul_, div_, floor_divide_, remainder_, copy_, fill_, zero_, clamp_,
@@ -186,19 +209,21 @@ def _functional():
 
 
 def _elu(input, alpha=1.0):
-    return update_in_place(input, _functional().elu(input, alpha))
+    return update_in_place(input, _functional().elu(input, alpha), "InplaceElu")
 
 
 def _hardtanh(input, min_val=-1, max_val=1):
-    return update_in_place(input, _functional().hardtanh(input, min_val, max_val))
+    return update_in_place(input, _functional().hardtanh(input, min_val, max_val),
+                           "InplaceHardtanh")
 
 
 def _silu(input):
-    return update_in_place(input, _functional().silu(input))
+    return update_in_place(input, _functional().silu(input), "InplaceSiLU")
 
 
 def _threshold(input, threshold, value):
-    return update_in_place(input, _functional().threshold(input, threshold, value))
+    return update_in_place(input, _functional().threshold(input, threshold, value),
+                           "InplaceThreshold")
 
 
 # gen_ops_prim's classes without attributes: `InplaceAddExt()(input, other, alpha=1)`

@@ -135,6 +135,12 @@ class RunError(CellgraphError, RuntimeError):
     names (the message says which operation, on which values, at which line)."""
 
 
+class LeafInplaceError(CellgraphError, RuntimeError):
+    """An in-place operation on a leaf that requires grad (an input Tensor or a Parameter) while
+    PyNative mode's autograd records a gradient: MindSpore forbids it, as the backward pass
+    would read the overwritten values."""
+
+
 class CommunicationError(CellgraphError, RuntimeError):
     """Collectives used before `init()`, an unknown group, a peer that died or timed out."""
 
@@ -149,7 +155,7 @@ for _cls in (DTypeError, ArgumentError):
 UndefinedNameError.__name__ = "NameError"
 AttributeLookupError.__name__ = "AttributeError"
 IndexRangeError.__name__ = "IndexError"
-RunError.__name__ = "RuntimeError"
+RunError.__name__ = LeafInplaceError.__name__ = "RuntimeError"
 del _cls
 
 

@@ -425,23 +425,23 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
 # the in-place activations: the input's values replaced, as MindSpore's (eagerly, and a
 # Parameter or graph input inside a graph)
 def relu_(input):
-    return _update_in_place(input, _ops.relu(input))
+    return _update_in_place(input, _ops.relu(input), "InplaceReLU")
 
 
 def sigmoid_(input):
-    return _update_in_place(input, _ops.sigmoid(input))
+    return _update_in_place(input, _ops.sigmoid(input), "InplaceSigmoid")
 
 
 def elu_(input, alpha=1.0):
-    return _update_in_place(input, _ops.elu(input, alpha))
+    return _update_in_place(input, _ops.elu(input, alpha), "InplaceElu")
 
 
 def hardtanh_(input, min_val=-1, max_val=1):
-    return _update_in_place(input, _ops.hardtanh(input, min_val, max_val))
+    return _update_in_place(input, _ops.hardtanh(input, min_val, max_val), "InplaceHardtanh")
 
 
 def threshold_(input, threshold, value):
-    return _update_in_place(input, _ops.threshold(input, threshold, value))
+    return _update_in_place(input, _ops.threshold(input, threshold, value), "InplaceThreshold")
 
 
 # the operations MindSpore's functions of this module call, which it also holds under their own
@@ -463,11 +463,11 @@ def adaptive_avg_pool3d_ext(input, output_size):
 
 
 def inplace_elu(input, alpha=1.0):
-    return _update_in_place(input, _ops.elu(input, alpha))
+    return _update_in_place(input, _ops.elu(input, alpha), "InplaceElu")
 
 
 def inplace_silu(input):
-    return _update_in_place(input, _ops.silu(input))
+    return _update_in_place(input, _ops.silu(input), "InplaceSiLU")
 
 
 silu_func = _ops.silu

@@ -3,6 +3,7 @@ computes its input's new value and writes it into the input (`compiler.effects.
 update_in_place`, see ops/inplace.py, which makes the Tensor methods of them) and returns it."""
 from __future__ import annotations
 
+from cellgraph.compiler.builder import is_tensor_like
 from cellgraph.compiler.effects import update_in_place
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
@@ -16,26 +17,28 @@ OPS_FUNCTIONS = ["bernoulli_", "clamp_", "erfinv_", "exponential_", "inplace_sig
 
 
 def zero_(input):
-    return update_in_place(input, 0)
+    return update_in_place(input, 0, "InplaceZero")
 
 
 def clamp_(input, min=None, max=None):
-    return update_in_place(input, clamp(input, min, max))
+    return update_in_place(input, clamp(input, min, max),
+                           "InplaceClampTensor" if is_tensor_like(min) or is_tensor_like(max)
+                           else "InplaceClampScalar")
 
 
 def tanh_(input):
     """`input = ops.tanh(input)`, in place."""
-    return update_in_place(input, F.tanh(input))
+    return update_in_place(input, F.tanh(input), "InplaceTanh")
 
 
 def erfinv_(input):
     """`input = ops.erfinv(input)`, in place."""
-    return update_in_place(input, F.erfinv(input))
+    return update_in_place(input, F.erfinv(input), "InplaceErfinv")
 
 
 def sigmoid_(input):
     """`input = ops.sigmoid(input)`, in place."""
-    return update_in_place(input, F.sigmoid(input))
+    return update_in_place(input, F.sigmoid(input), "InplaceSigmoid")
 
 
 def inplace_sigmoid(input):
@@ -58,20 +61,21 @@ def _shape(input) -> tuple:
 def normal_(input, mean=0, std=1, *, generator=None):
     """input filled with draws from N(mean, std^2), in place."""
     draws = _mint().normal(0.0, 1.0, _shape(input), generator=generator)
-    return update_in_place(input, F.add(F.mul(draws, std), mean))
+    return update_in_place(input, F.add(F.mul(draws, std), mean), "InplaceNormal")
 
 
 def uniform_(input, from_=0, to=1, *, generator=None):
     """input filled with draws from U[from_, to), in place."""
     draws = _mint().rand(*_shape(input), generator=generator)
-    return update_in_place(input, F.add(F.mul(draws, to - from_), from_))
+    return update_in_place(input, F.add(F.mul(draws, to - from_), from_), "InplaceUniform")
 
 
 def exponential_(input, lambd=1, *, generator=None):
     """input filled with draws from the exponential distribution of rate `lambd`, in place:
     -log(1 - u) / lambd for u uniform in [0, 1)."""
     u = _mint().rand(*_shape(input), generator=generator)
-    return update_in_place(input, F.div(F.neg(F.log(F.sub(1.0, u))), lambd))
+    return update_in_place(input, F.div(F.neg(F.log(F.sub(1.0, u))), lambd),
+                           "InplaceExponential")
 
 
 def random_(input, from_=0, to=None, *, generator=None):
@@ -84,19 +88,24 @@ def random_(input, from_=0, to=None, *, generator=None):
         to = (int(np.iinfo(dtype.np).max) + 1 if dtype.is_int
               else 2 ** (dt.finfo(dtype).nmant + 1) if dtype.is_float else 2)
     draws = _mint().randint(from_, to, _shape(input), generator=generator)
-    return update_in_place(input, draws)
+    return update_in_place(input, draws, "InplaceRandom")
+
+
+def _by_p(p) -> str:
+    return "InplaceBernoulliTensor" if is_tensor_like(p) else "InplaceBernoulliScalar"
 
 
 def bernoulli_(input, p=0.5, *, generator=None):
     """input filled with 1 with probability p (a number or a Tensor broadcast to input), 0
     otherwise, in place."""
     probability = F.add(F.zeros_like(F.cast(input, dt.float32)), p)
-    return update_in_place(input, _mint().bernoulli(probability, generator=generator))
+    return update_in_place(input, _mint().bernoulli(probability, generator=generator),
+                           _by_p(p))
 
 
 def put_(input, index, source, accumulate=False):
     """input, read as flat, with `source` written at the flat positions `index` (added with
     `accumulate`), in place."""
-    return update_in_place(input, put_along(input, index, source, accumulate))
+    return update_in_place(input, put_along(input, index, source, accumulate), "InplacePut")
 
 

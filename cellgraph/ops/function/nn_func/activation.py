@@ -56,7 +56,7 @@ def relu(input, inplace=False):
     """max(input, 0); with `inplace` the result is written into `input`, which is returned (as
     `Tensor.relu_`)."""
     out = F.relu(input)
-    return update_in_place(input, out) if inplace else out
+    return update_in_place(input, out, "InplaceReLU") if inplace else out
 
 
 def relu6(x):
