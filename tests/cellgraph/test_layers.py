@@ -108,10 +108,21 @@ def test_activations_forward_and_gradient(rng, cell, ref):
 
 
 def test_get_activation_names_and_error():
+    """MindSpore's names, exactly as spelled there; another name (a capitalised one too) is a
+    KeyError that lists them, as in MindSpore 2.10."""
     assert isinstance(nn.get_activation("relu"), nn.ReLU)
-    assert isinstance(nn.get_activation("LogSoftmax"), nn.LogSoftmax)
-    with pytest.raises(ArgumentValueError, match="unknown activation 'swish'"):
-        nn.get_activation("swish")
+    assert isinstance(nn.get_activation("logsoftmax"), nn.LogSoftmax)
+    assert isinstance(nn.get_activation("fast_gelu"), nn.FastGelu)
+    assert nn.get_activation(None) is None
+    for name in ("swish", "LogSoftmax", "fastgelu", 3):
+        with pytest.raises(KeyError) as info:
+            nn.get_activation(name)
+        assert info.value.args[0].startswith("The 'name' must be in ['softmin', 'softmax', ")
+        assert info.value.args[0].endswith(f"'mish'], but got {name}.")
+    with pytest.raises(KeyError, match="For 'Dense', the 'name' must be in"):
+        nn.get_activation("nope", prim_name="Dense")
+    with pytest.raises(KeyError, match="but got nope"):
+        nn.Dense(3, 4, activation="nope")
 
 
 def test_flatten(rng):

@@ -407,25 +407,25 @@ class RReLU(Cell):
         return P.rrelu(x, self.lower, self.upper)
 
 
-_ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "leakyrelu": LeakyReLU, "sigmoid": Sigmoid,
-                "tanh": Tanh, "gelu": GELU, "silu": SiLU, "softplus": Softplus,
-                "softmax": Softmax, "logsoftmax": LogSoftmax, "elu": ELU, "celu": CELU,
-                "selu": SeLU, "hsigmoid": HSigmoid, "hswish": HSwish, "logsigmoid": LogSigmoid,
-                "softsign": Softsign, "mish": Mish, "hardtanh": Hardtanh, "fastgelu": FastGelu,
-                "prelu": PReLU, "softmin": Softmin, "softmax2d": Softmax2d, "rrelu": RReLU}
+def _mint_layer(name: str):
+    """A maker of mint.nn's layer `name` (MindSpore's nn.<name>Ext; mint loads nn: read when
+    called)."""
+    def make():
+        from cellgraph.mint import nn as mint_nn
+
+        return getattr(mint_nn, name)()
+    return make
 
 
 def get_activation(name, prim_name=None):
-    """The activation Cell for `name` ("relu", "gelu", ...); None for None."""
+    """The activation Cell for `name`, one of MindSpore's names ("relu", "fast_gelu", ...);
+    None for None. Another name raises KeyError listing them, as MindSpore does."""
     if name is None:
         return None
-    if not isinstance(name, str):
-        raise DTypeError(f"get_activation: expected a name (str), got {type(name).__name__}")
-    cls = _ACTIVATIONS.get(name.lower().replace("_", ""))
-    if cls is None:
-        raise ArgumentValueError(f"get_activation: unknown activation {name!r}; known: "
-                                 f"{', '.join(sorted(_ACTIVATIONS))}")
-    return cls()
+    if name not in _ACTIVATIONS:
+        prefix = f"For '{prim_name}', the" if prim_name else "The"
+        raise KeyError(f"{prefix} 'name' must be in {list(_ACTIVATIONS)}, but got {name}.")
+    return _ACTIVATIONS[name]()
 
 
 class Tanhshrink(Cell):
@@ -438,4 +438,13 @@ class Tanhshrink(Cell):
         return P.tanhshrink(x)
 
 
-_ACTIVATIONS["tanhshrink"] = Tanhshrink
+# MindSpore's names, in its order (its error message lists them)
+_ACTIVATIONS = {"softmin": Softmin, "softmax": Softmax, "softmax2d": Softmax2d,
+                "logsoftmax": LogSoftmax, "logsoftmaxExt": _mint_layer("LogSoftmax"),
+                "relu": ReLU, "relu6": ReLU6, "rrelu": RReLU, "silu": SiLU, "tanh": Tanh,
+                "tanhshrink": Tanhshrink, "hardtanh": Hardtanh, "gelu": GELU,
+                "fast_gelu": FastGelu, "elu": ELU, "sigmoid": Sigmoid, "softsign": Softsign,
+                "prelu": PReLU, "preluExt": _mint_layer("PReLU"), "leakyrelu": LeakyReLU,
+                "hswish": HSwish, "hsigmoid": HSigmoid, "logsigmoid": LogSigmoid,
+                "softshrink": SoftShrink, "hshrink": HShrink, "threshold": Threshold,
+                "mish": Mish}
