@@ -550,11 +550,11 @@ def _gather(xp, x, indices, axis=0):
     flat = xp.where(flat < 0, flat + x.shape[axis], flat)  # counted from the end, as np.take
     try:
         out = xp.take(x, flat, axis=axis)
-    except IndexError:  # MindSpore's words, naming the first index out of range
+    except IndexError:  # MindSpore's CPU kernel's error, naming the first index out of range
         size = x.shape[axis]
         bad = next(int(i) for i in flat.tolist() if not 0 <= i < size)
-        raise IndexError(f"For 'Gather', the 'input_indices' should be in the range [0, {size}), "
-                         f"but got {bad}") from None
+        raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range "
+                           f"[0, {size}), but got {bad}") from None
     return xp.reshape(out, tuple(x.shape[:axis]) + tuple(indices.shape)
                       + tuple(x.shape[axis + 1:]))
 
@@ -692,7 +692,14 @@ def _take_along_axis(xp, x, indices, axis):
     axis %= x.ndim
     leading = tuple(slice(None) if d == axis else slice(0, n)
                     for d, n in enumerate(indices.shape))
-    return xp.take_along_axis(x[leading], xp.astype(indices, xp.int64), axis=axis)
+    try:
+        return xp.take_along_axis(x[leading], xp.astype(indices, xp.int64), axis=axis)
+    except IndexError:  # MindSpore's CPU kernel's error, naming the first index out of range
+        size = x.shape[axis]
+        bad = next(int(i) for i in xp.reshape(indices, (-1,)).tolist()
+                   if not -size <= i < size)
+        raise RuntimeError(f"For 'GatherD', the value of 'index' must be in [{-size}, {size}), "
+                           f"but got: {bad}") from None
 
 
 @kernel("gather_nd")

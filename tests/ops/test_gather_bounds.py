@@ -17,6 +17,32 @@ def test_out_of_range_index_is_named_as_mindspore_does():
     assert table.gather(ms.Tensor(np.array([-1, 2])), 0).asnumpy().tolist() == [6.0, 2.0]
 
 
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_out_of_range_indices_raise_mindspores_runtime_error(mode):
+    """Gather (ops.gather, Tensor indexing by a Tensor, nn.Embedding) and GatherD
+    (gather_elements) raise RuntimeError, as MindSpore 2.10's CPU kernels do, not IndexError."""
+    ms.set_context(mode=mode)
+
+    class Index(ms.nn.Cell):
+        def construct(self, x, i):
+            return x[i]
+
+    x = ms.Tensor(np.ones((5, 3), np.float32))
+    cases = [(lambda: Index()(x, ms.Tensor(np.array([1, 9], np.int32))),
+              "For 'Gather', the 'input_indices' should be in the range [0, 5), but got 9"),
+             (lambda: ms.nn.Embedding(4, 2)(ms.Tensor(np.array([1, 4], np.int32))),
+              "For 'Gather', the 'input_indices' should be in the range [0, 4), but got 4"),
+             (lambda: ops.gather_elements(x, 1, ms.Tensor(np.full((5, 3), 5, np.int64))),
+              "For 'GatherD', the value of 'index' must be in [-3, 3), but got: 5")]
+    for run, message in cases:
+        with pytest.raises(RuntimeError) as info:
+            run()
+        assert type(info.value).__name__ == "RuntimeError" and message in str(info.value)
+        assert not isinstance(info.value, IndexError)
+    assert ops.gather_elements(x, 1, ms.Tensor(np.full((5, 1), -3, np.int64))).shape == (5, 1)
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+
 def test_embedding_lookup_zeroes_rows_outside_the_shard():
     # MindSpore 2.10's values for the same inputs
     table = ms.Tensor(np.arange(8).reshape(4, 2).astype(np.float32))
