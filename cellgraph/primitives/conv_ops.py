@@ -36,7 +36,7 @@ from .batching import (
     merge_rule,
 )
 from .core import Primitive, TensorType, abstract_of, fmt_shape, prims
-from .errors import DTypeError, ShapeError
+from .errors import DTypeError, ShapeError, ShapeRunError
 
 # ----- shape arithmetic shared with the functional wrappers -------------------------------------
 
@@ -74,10 +74,15 @@ def _check_float(*avals: TensorType) -> None:
                          + " and ".join(str(a.dtype) for a in avals))
 
 
-def _spatial_out(x_shape: tuple, kernel, stride, pad, dilation, what: str) -> tuple:
+def _spatial_out(x_shape: tuple, kernel, stride, pad, dilation, what: str | None) -> tuple:
+    """The output's height and width; a window that does not fit the padded input raises,
+    naming `what` ("kernel_size"), or in MindSpore's Conv2D words where `what` is None."""
     ho = conv_out_size(x_shape[2], kernel[0], stride[0], dilation[0], pad[0], pad[1])
     wo = conv_out_size(x_shape[3], kernel[1], stride[1], dilation[1], pad[2], pad[3])
     if (ho is not None and ho <= 0) or (wo is not None and wo <= 0):
+        if what is None:
+            raise ShapeError("For 'Conv2d', input shape's h and w after padding must be greater "
+                             "than or equal to kernel_size's h and w respectively.")
         dilated = f" (dilation {tuple(dilation)})" if tuple(dilation) != (1, 1) else ""
         raise ShapeError(f"{what} {tuple(kernel)}{dilated} does not fit the input of shape "
                          f"{fmt_shape(x_shape)} padded by {tuple(pad)} (top, bottom, left, right)")
@@ -91,7 +96,9 @@ def _check_params(stride, pad, dilation=(1, 1)) -> None:
 
 
 def _conv2d_type(x: TensorType, w: TensorType, stride, pad, dilation, group) -> TensorType:
-    _check_rank4(x, "an input x")
+    if x.ndim != 4:  # MindSpore's words
+        raise ShapeError(f"For primitive[Conv2D], the x shape size must be equal to 4, but got "
+                         f"{x.ndim}.")
     _check_rank4(w, "a weight")
     _check_float(x, w)
     _check_params(stride, pad, dilation)
@@ -100,10 +107,12 @@ def _conv2d_type(x: TensorType, w: TensorType, stride, pad, dilation, group) -> 
         raise ShapeError(f"weight of shape {fmt_shape(w.shape)} has {out_ch} output channels, "
                          f"which group={group} does not divide")
     if None not in (x.shape[1], in_per_group) and x.shape[1] != in_per_group * group:
-        raise ShapeError(f"input of shape {fmt_shape(x.shape)} has {x.shape[1]} channels but "
-                         f"the weight of shape {fmt_shape(w.shape)} with group={group} expects "
-                         f"{in_per_group * group}")
-    ho, wo = _spatial_out(x.shape, w.shape[2:], stride, pad, dilation, "kernel")
+        # MindSpore's words; its CPU build raises RuntimeError
+        raise ShapeRunError(f"For 'Conv2D', 'C_in' of input 'x' shape divide by parameter "
+                            f"'group' must be equal to 'C_in' of input 'weight' shape: "
+                            f"{in_per_group}, but got 'C_in' of input 'x' shape: "
+                            f"{x.shape[1] // group}, and 'group': {group}.")
+    ho, wo = _spatial_out(x.shape, w.shape[2:], stride, pad, dilation, None)
     return TensorType((x.shape[0], out_ch, ho, wo), x.dtype)
 
 

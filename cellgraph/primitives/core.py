@@ -361,8 +361,9 @@ class Primitive:
         try:
             return self.abstract_rule(*avals, **params)
         except CellgraphError as e:
-            # MindSpore's own messages name the op first: "For primitive[Zeta], ..."
-            if not e.message.startswith((self.label, f"For primitive[{self.label}]")):
+            # MindSpore's own messages name the op first: "For primitive[Zeta], ...",
+            # "For 'MatMul' ...", "For BatchMatMul, ..."
+            if not e.message.startswith((self.label, "For ")):
                 e.message = f"{self.label}: {e.message}"
                 e.args = (e._text(),)
             raise

@@ -155,7 +155,7 @@ for _cls in (DTypeError, ArgumentError):
 UndefinedNameError.__name__ = "NameError"
 AttributeLookupError.__name__ = "AttributeError"
 IndexRangeError.__name__ = "IndexError"
-RunError.__name__ = LeafInplaceError.__name__ = "RuntimeError"
+RunError.__name__ = LeafInplaceError.__name__ = ShapeRunError.__name__ = "RuntimeError"
 del _cls
 
 

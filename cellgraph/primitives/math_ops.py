@@ -66,6 +66,11 @@ def select_type(cond: TensorType, x: TensorType, y: TensorType) -> TensorType:
     return TensorType(broadcast_shapes(cond.shape, out.shape), out.dtype)
 
 
+def _vector(shape: tuple) -> str:
+    """A shape as MindSpore's messages print it: `[const vector]{2, 3}`."""
+    return "[const vector]{" + ", ".join(str(d) for d in shape) + "}"
+
+
 def matmul_type(x: TensorType, y: TensorType, transpose_a=False, transpose_b=False):
     if x.ndim < 2 or y.ndim < 2:
         raise ShapeError(f"expected tensors of rank >= 2, got shapes {fmt_shape(x.shape)} "
@@ -74,11 +79,17 @@ def matmul_type(x: TensorType, y: TensorType, transpose_a=False, transpose_b=Fal
         raise DTypeError(f"expected operands of one dtype, got {x.dtype} and {y.dtype}")
     m, k1 = (x.shape[-1], x.shape[-2]) if transpose_a else x.shape[-2:]
     k2, n = (y.shape[-1], y.shape[-2]) if transpose_b else y.shape[-2:]
-    if k1 is not None and k2 is not None and k1 != k2:
-        flags = f" (transpose_a={transpose_a}, transpose_b={transpose_b})" if (
-            transpose_a or transpose_b) else ""
-        raise ShapeError(f"shapes {fmt_shape(x.shape)} and {fmt_shape(y.shape)} do not match "
-                         f"for matrix product{flags}: inner dimensions {k1} and {k2} differ")
+    if k1 is not None and k2 is not None and k1 != k2:  # MindSpore's words (rank 2: MatMul)
+        if x.ndim == y.ndim == 2:
+            flags = "".join(f", {name}=True" for name, on in (("transpose_a", transpose_a),
+                                                               ("transpose_b", transpose_b)) if on)
+            raise ShapeError(f"For 'MatMul' the input dimensions must be equal, but got "
+                             f"'x1_col': {k1} and 'x2_row': {k2} (shapes {fmt_shape(x.shape)} "
+                             f"and {fmt_shape(y.shape)}{flags}).")
+        raise ShapeError(f"For BatchMatMul, the row of the input 'y' should be same as the col "
+                         f"of the input 'x', with x shape {_vector(x.shape)}(transpose_a="
+                         f"{int(transpose_a)}), y shape {_vector(y.shape)}(transpose_b="
+                         f"{int(transpose_b)})")
     batch = broadcast_shapes(x.shape[:-2], y.shape[:-2])
     return TensorType(batch + (m, n), result_dtype(x, y))
 

@@ -75,6 +75,32 @@ def _padding4(value, op: str) -> tuple[int, int, int, int]:
     return items
 
 
+def check_conv2d_padding(pad_mode, pad, op: str = "Conv2D") -> None:
+    """MindSpore's Conv2D checks of `pad_mode` and `pad`, in its order and words: `pad` an int
+    or a tuple (of 4), `pad_mode` one of "valid", "same", "pad" (as spelled), a nonzero `pad`
+    only with "pad", and no negative one."""
+    if isinstance(pad, bool) or not isinstance(pad, (int, tuple)):
+        raise DTypeError(f"For '{op}', the type of 'pad' should be one of '['int', 'tuple']', "
+                         f"but got type '{type(pad).__name__}'.")
+    if not isinstance(pad_mode, str):
+        raise DTypeError(f"For '{op}', the type of 'pad_mode' should be 'str', but got type "
+                         f"'{type(pad_mode).__name__}'.")
+    pads = (pad,) * 4 if isinstance(pad, int) else pad
+    if len(pads) != 4:
+        raise ArgumentValueError(f"For '{op}', the 'pad size' must be int and must = 4, but got "
+                                 f"'{len(pads)}' with type 'int'.")
+    if pad_mode not in ("valid", "same", "pad"):
+        raise ArgumentValueError(f"For '{op}', the 'pad_mode' must be str and must be in "
+                                 f"'['valid', 'same', 'pad']', but got '{pad_mode}'.")
+    if pad_mode != "pad" and tuple(pads) != (0, 0, 0, 0):
+        raise ArgumentValueError(f"For '{op}', the 'pad' must be zero when 'pad_mode' is not "
+                                 f"'pad', but got 'pad': {pad} and 'pad_mode': {pad_mode}.")
+    for item in pads if pad_mode == "pad" else ():
+        if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+            raise ArgumentValueError(f"For '{op}', the 'pad item' must be int and must >= 0, "
+                                     f"but got '{item}' with type '{type(item).__name__}'.")
+
+
 def _explicit_padding(x, kernel, stride, dilation, pad_mode, padding, op: str) -> tuple:
     """MindSpore's pad_mode ("same", "valid", "pad") and padding -> (top, bottom, left, right)."""
     mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
@@ -105,8 +131,10 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     """2-D convolution of an NCHW `input` with an OIHW `weight` (plus a per-channel bias)."""
     F._check_value(input, "Conv2D", "input")
     F._check_value(weight, "Conv2D", "weight")
-    if isinstance(padding, str):  # ops.conv2d(x, w, padding="same")
-        pad_mode, padding = padding, 0
+    if isinstance(padding, (tuple, list)) and len(padding) == 2:  # (h, w): both sides each
+        padding = (padding[0], padding[0], padding[1], padding[1])
+    padding = tuple(padding) if isinstance(padding, list) else padding
+    check_conv2d_padding(pad_mode, padding)
     stride = _pair(stride, "Conv2D", "stride")
     dilation = _pair(dilation, "Conv2D", "dilation")
     groups = _ints(groups, "Conv2D", "groups")[0]

@@ -105,13 +105,17 @@ def test_conv2d_errors():
                                         r"'weight' shape: 3, but got 'C_in' of input 'x' shape: 2, "
                                         r"and 'group': 1."):
             conv(Tensor(np.ones((1, 2, 5, 5), np.float32)))
-    with pytest.raises(ShapeError, match="Conv2d: expected an input of rank 4"):
+    with pytest.raises(ShapeError, match=r"For primitive\[Conv2D\], the x shape size must be "
+                                         r"equal to 4, but got 3\."):
         conv(Tensor(np.ones((3, 5, 5), np.float32)))
     with pytest.raises(ArgumentValueError, match="pad_mode"):
         nn.Conv2d(3, 4, 3, pad_mode="full")
-    with pytest.raises(ArgumentValueError, match="needs pad_mode='pad'"):
+    with pytest.raises(ArgumentValueError, match="the 'pad' must be zero when 'pad_mode' is not "
+                                                 "'pad', but got 'pad': 1 and 'pad_mode': same"):
         nn.Conv2d(3, 4, 3, padding=1)
-    with pytest.raises(ArgumentValueError, match="group=2 must divide"):
+    with pytest.raises(ArgumentValueError, match="The argument 'group' should be divisible by "
+                                                 "'in_channels' and 'out_channels', but got "
+                                                 "group:2, in_channels:3, out_channels:4"):
         nn.Conv2d(3, 4, 3, group=2)
 
 

@@ -255,8 +255,8 @@ class MatMulNet(nn.Cell):
         return out
 
 
-MATMUL_MESSAGE = ("MatMul: shapes (2, 3) and (4, 3) do not match for matrix product: inner "
-                  "dimensions 3 and 4 differ")
+MATMUL_MESSAGE = ("For 'MatMul' the input dimensions must be equal, but got 'x1_col': 3 and "
+                  "'x2_row': 4 (shapes (2, 3) and (4, 3)).")  # MindSpore's words, then the shapes
 
 
 def test_matmul_shape_mismatch_at_compile_time():
@@ -278,8 +278,8 @@ def test_matmul_shape_mismatch_with_transpose_flag_says_so():
             return self.matmul(x, y)
 
     expect_error(ShapeError, lambda: Transposed()(X, X.T),
-                 "MatMul: shapes (2, 3) and (3, 2) do not match for matrix product "
-                 "(transpose_a=False, transpose_b=True): inner dimensions 3 and 2 differ",
+                 "For 'MatMul' the input dimensions must be equal, but got 'x1_col': 3 and "
+                 "'x2_row': 2 (shapes (2, 3) and (3, 2), transpose_b=True).",
                  Transposed, "return self.matmul(x, y)", "self.matmul")
 
 

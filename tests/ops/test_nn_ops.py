@@ -102,7 +102,7 @@ def test_conv2d_class_and_bias():
     expected = conv2d_ref(x, w, pad=(1, 1, 1, 1)) + b[:, None, None]
     conv = ops.Conv2D(5, 3, pad_mode="same")
     assert_both(lambda x, w, b: ops.bias_add(conv(x, w), b), (x, w, b), expected, **F64)
-    assert_both(lambda x, w, b: ops.conv2d(x, w, b, padding="same"), (x, w, b), expected, **F64)
+    assert_both(lambda x, w, b: ops.conv2d(x, w, b, pad_mode="same"), (x, w, b), expected, **F64)
 
 
 @pytest.mark.parametrize("xs, ws, kwargs, explicit", CONV_CONFIGS)

@@ -157,8 +157,9 @@ def test_conv2d_channel_mismatch_message():
 
     msg = _compile_error(bad_conv, np.zeros((1, 3, 8, 8), np.float32),
                          np.zeros((4, 2, 3, 3), np.float32))
-    assert msg.startswith("Conv2D: input of shape (1, 3, 8, 8) has 3 channels but the weight of "
-                          "shape (4, 2, 3, 3) with group=1 expects 2")
+    assert msg.startswith("For 'Conv2D', 'C_in' of input 'x' shape divide by parameter 'group' "
+                          "must be equal to 'C_in' of input 'weight' shape: 2, but got 'C_in' of "
+                          "input 'x' shape: 3, and 'group': 1.")  # MindSpore's words
     assert "return ops.conv2d(x, w)" in msg and THIS_FILE in msg
 
 

@@ -60,6 +60,9 @@ class _TorchConv:
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", dtype=None):
         _zeros_padding(type(self).__name__, padding_mode)
+        strides = stride if isinstance(stride, (tuple, list)) else (stride,)
+        if isinstance(padding, str) and padding == "same" and any(s != 1 for s in strides):
+            raise ArgumentValueError("padding='same' is not supported for strided convolutions")
         pad_mode, pads = _conv_padding(padding)
         kwargs = {} if dtype is None else {"dtype": dtype}  # the layer's own default otherwise
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,

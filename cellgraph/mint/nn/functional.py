@@ -228,11 +228,16 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                            padding, ceil_mode, count_include_pad, divisor_override)
 
 
-def _conv_padding(padding, rank):
-    """torch's `padding` (int, tuple, "same", "valid") -> ops' (pad_mode, padding)."""
+def _conv_padding(padding, rank, stride=1):
+    """torch's `padding` (int, tuple, "same", "valid") -> ops' (pad_mode, padding); "same"
+    takes stride 1 only (MindSpore's ConvNDPadding)."""
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
             raise ArgumentValueError(f"conv: expected padding 'same' or 'valid', got {padding!r}")
+        strides = stride if isinstance(stride, (tuple, list)) else (stride,)
+        if padding == "same" and any(s != 1 for s in strides):
+            raise ArgumentValueError(f"For primitive[Conv{rank}DPadding], stride must be 1 when "
+                                     f"padding is same.")
         return padding, 0
     pads = (padding,) * rank if isinstance(padding, _numbers.Integral) else tuple(padding)
     if not any(pads):
@@ -241,12 +246,12 @@ def _conv_padding(padding, rank):
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    pad_mode, pads = _conv_padding(padding, 2)
+    pad_mode, pads = _conv_padding(padding, 2, stride)
     return _ops.conv2d(input, weight, bias, stride, pad_mode, pads, dilation, groups)
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    pad_mode, pads = _conv_padding(padding, 1)
+    pad_mode, pads = _conv_padding(padding, 1, stride)
     return _ops.conv1d(input, weight, bias, stride, pad_mode, pads, dilation, groups)
 
 
@@ -399,6 +404,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """The 3-D convolution; `padding` an int, a triple, or 'same' / 'valid'."""
     if isinstance(padding, str):
+        _conv_padding(padding, 3, stride)
         return _ops.conv3d(input, weight, bias, stride, padding, 0, dilation, groups)
     return _ops.conv3d(input, weight, bias, stride, "pad", padding, dilation, groups)
 

@@ -87,9 +87,14 @@ class Dense(Cell):
 
     def construct(self, x):
         shape = x.shape
-        if not shape or shape[-1] != self.in_channels:
+        if not shape:
             raise ShapeError(f"Dense: expected an input whose last dimension is in_channels="
                              f"{self.in_channels}, got shape {fmt_shape(shape)}")
+        if shape[-1] != self.in_channels:  # MindSpore's MatMul's words
+            raise ShapeError(f"For 'MatMul' the input dimensions must be equal, but got "
+                             f"'x1_col': {shape[-1]} and 'x2_row': {self.in_channels} (Dense "
+                             f"with in_channels={self.in_channels}, input of shape "
+                             f"{fmt_shape(shape)}).")
         check_input("Dense", x, dtype=self.weight.dtype)
         if len(shape) != 2:
             x = F.reshape(x, (-1, self.in_channels))

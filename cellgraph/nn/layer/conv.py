@@ -10,7 +10,13 @@ import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeRunError
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    ShapeRunError,
+)
+from cellgraph.primitives.nn_functional import check_conv2d_padding
 from cellgraph.runtime.tensor import Parameter
 
 from ..cell import Cell
@@ -43,6 +49,19 @@ def _pad_mode(pad_mode, padding, op: str) -> str:
     return mode
 
 
+def _check_padding(padding, op: str) -> None:
+    """MindSpore's checks of a layer's `padding`: a non-negative int or a tuple of them."""
+    if isinstance(padding, (int, tuple)) and not isinstance(padding, bool):
+        for item in (padding,) if isinstance(padding, int) else padding:
+            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+                what = "padding" if isinstance(padding, int) else "padding item"
+                raise ArgumentValueError(f"For '{op}', the '{what}' must be int and must >= 0, "
+                                         f"but got '{item}' with type '{type(item).__name__}'.")
+        return
+    raise DTypeError(f"For '{op}', the type of 'padding' must be int or tuple(int), but got "
+                     f"{type(padding).__name__}.")
+
+
 def _check_format(data_format, op: str) -> None:
     if data_format != "NCHW":
         raise ArgumentValueError(f"{op}: only data_format='NCHW' is supported, got "
@@ -67,13 +86,16 @@ class Conv2d(Cell):
         self.in_channels = positive_int(in_channels, "Conv2d", "in_channels")
         self.out_channels = positive_int(out_channels, "Conv2d", "out_channels")
         self.group = positive_int(group, "Conv2d", "group")
-        if self.in_channels % self.group or self.out_channels % self.group:
-            raise ArgumentValueError(f"Conv2d: group={group} must divide in_channels="
-                                     f"{in_channels} and out_channels={out_channels}")
+        if self.in_channels % self.group or self.out_channels % self.group:  # MindSpore's words
+            raise ArgumentValueError(f"The argument 'group' should be divisible by 'in_channels' "
+                                     f"and 'out_channels', but got group:{group}, in_channels:"
+                                     f"{in_channels}, out_channels:{out_channels}.")
         self.kernel_size = _pair(kernel_size, "Conv2d", "kernel_size")
         self.stride = _pair(stride, "Conv2d", "stride")
         self.dilation = _pair(dilation, "Conv2d", "dilation")
-        self.pad_mode = _pad_mode(pad_mode, padding, "Conv2d")
+        _check_padding(padding, "Conv2d")
+        check_conv2d_padding(pad_mode, padding)  # its Conv2D primitive's checks
+        self.pad_mode = pad_mode
         self.padding = padding
         _check_format(data_format, "Conv2d")
         self.has_bias = bool(has_bias)
@@ -98,7 +120,10 @@ class Conv2d(Cell):
         self.bias_add = P.BiasAdd(data_format=data_format)
 
     def construct(self, x):
-        check_input("Conv2d", x, rank=4, dtype=self.weight.dtype)
+        if len(x.shape) != 4:  # MindSpore's words
+            raise ShapeError(f"For primitive[Conv2D], the x shape size must be equal to 4, but "
+                             f"got {len(x.shape)}.")
+        check_input("Conv2d", x, dtype=self.weight.dtype)
         _check_in_channels("Conv2D", x, self.in_channels, self.group)
         output = self.conv2d(x, self.weight)
         if self.has_bias:
@@ -171,12 +196,12 @@ class _ConvNd(Cell):
                           ones + self.dilation, "NCDHW" if self.rank == 3 else "NCHW")
 
 
-def _check_in_channels(op: str, x, in_channels: int, group: int) -> None:
-    """The input's channels (axis 1) are the layer's, or MindSpore's RuntimeError (its CPU
-    convolution kernel's) naming both."""
+def _check_in_channels(op: str, x, in_channels: int, group: int, error=ShapeRunError) -> None:
+    """The input's channels (axis 1) are the layer's, or MindSpore's error naming both: its
+    CPU kernel's RuntimeError for Conv2D, a ValueError (`error`) for Conv3D."""
     channels = x.shape[1]
     if channels != in_channels:
-        raise ShapeRunError(f"For '{op}', 'C_in' of input 'x' shape divide by parameter 'group' "
+        raise error(f"For '{op}', 'C_in' of input 'x' shape divide by parameter 'group' "
                             f"must be equal to 'C_in' of input 'weight' shape: "
                             f"{in_channels // group}, but got 'C_in' of input 'x' shape: "
                             f"{channels // group}, and 'group': {group}.")
@@ -209,7 +234,8 @@ class Conv3d(_ConvNd):
                          dilation, group, has_bias, weight_init, bias_init, dtype)
 
     def construct(self, x):
-        check_input(self.op, x, rank=5, channels=self.in_channels, dtype=self.weight.dtype)
+        check_input(self.op, x, rank=5, dtype=self.weight.dtype)
+        _check_in_channels("Conv3D", x, self.in_channels, self.group, ShapeError)
         return P.conv3d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                         self.dilation, self.group)
 

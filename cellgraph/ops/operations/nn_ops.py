@@ -796,6 +796,14 @@ class Conv2D(PrimitiveClass):
                                    pad=0, stride=1, dilation=1, group=1,
                                    data_format="NCHW")
 
+    __signature__ = inspect.Signature([  # the init arguments, as the base class shows them
+        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
+        for k, v in _defaults.items()])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        NF.check_conv2d_padding(self.pad_mode, self.pad)  # MindSpore's checks, when made
+
     def __call__(self, x, weight):
         _nchw_only("Conv2D", self.data_format)
         kernel = NF._pair(self.kernel_size, "Conv2D", "kernel_size")

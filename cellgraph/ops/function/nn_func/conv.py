@@ -51,8 +51,11 @@ def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     weight."""
     _check_rank(input, 3, "Conv1d", "N, C, W")
     w = weight if abstract_of(weight).ndim == 4 else F.expand_dims(weight, 2)
-    pads = _ints(padding, 1, "Conv1d", "padding") if not isinstance(padding, str) else padding
-    pad2 = pads if isinstance(pads, str) else (0, 0, pads[0], pads[0])
+    if isinstance(padding, str):  # MindSpore's words
+        raise DTypeError(f"For 'conv1d', padding must be a tuple, list or int, but got "
+                         f"{type(padding)}.")
+    pads = _ints(padding, 1, "Conv1d", "padding")
+    pad2 = (0, 0, pads[0], pads[0])
     out = conv2d(F.expand_dims(input, 2), w, None, (1, _ints(stride, 1, "Conv1d", "stride")[0]),
                  pad_mode, pad2, (1, _ints(dilation, 1, "Conv1d", "dilation")[0]), groups)
     out = F.squeeze(out, 2)
