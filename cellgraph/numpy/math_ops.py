@@ -211,7 +211,10 @@ sinh, cosh, expm1 = (_unary(F.sinh, "sinh"), _unary(F.cosh, "cosh"),
                      _unary(P.expm1, "expm1"))
 
 
-reciprocal = _unary(F.reciprocal, "reciprocal")
+def reciprocal(x, dtype=None):
+    """1 / x, elementwise, as MindSpore's `tensor_div(1, x)`: integers give their integer
+    quotient rounded towards zero (NumPy's rule), a float x its float reciprocal."""
+    return _cast(P.tensor_div(1, asarray(x)), _dtype(dtype, "reciprocal"))
 
 
 floor, ceil = _rounding(P.floor, "floor"), _rounding(P.ceil, "ceil")
@@ -237,7 +240,16 @@ def arccos(input, dtype=None):
 
 
 def clip(x, xmin, xmax, dtype=None):
-    return _cast(P.clip_by_value(asarray(x), xmin, xmax), _dtype(dtype, "clip"))
+    """x limited to [xmin, xmax], as MindSpore's: maximum with xmin, then minimum with xmax,
+    each in x's dtype for a number bound (an integer x stays integer)."""
+    if xmin is None and xmax is None:
+        raise _error(ArgumentValueError, "clip", "One of max or min must be given.")
+    x = asarray(x)
+    if xmin is not None:
+        x = maximum(x, xmin)
+    if xmax is not None:
+        x = minimum(x, xmax)
+    return _cast(x, _dtype(dtype, "clip"))
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
@@ -257,14 +269,38 @@ def tensordot(a, b, axes=2):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """The 2-norm (Frobenius for matrices) by default; vector orders otherwise."""
+    """NumPy's norm: a vector norm over one axis, a matrix norm over two (`ord` None is the
+    Frobenius norm there; 1, -1, 2, -2, inf, -inf, "fro", "nuc" as NumPy defines them). Without
+    `axis`, x flattened when `ord` is None, else x itself, which must be 1-D or 2-D."""
     _bool_arg(keepdims, "norm", "keepdims")
     if ord is not None and not isinstance(ord, numbers.Number) and ord not in ("fro", "nuc"):
         raise _error(ArgumentValueError, "norm", f"invalid value for `ord`: {ord!r}")
     x = asarray(x)
     if not x.dtype.is_float:
         x = F.cast(x, float32)
-    return P.vector_norm(x, 2 if ord in (None, "fro") else ord, axis, keepdims)
+    ndim = len(x.shape)
+    if axis is None:
+        if ord is None:
+            x = F.reshape(x, (-1,))
+        if len(x.shape) not in (1, 2):
+            raise _error(ArgumentValueError, "norm", "for None axis, array must a vector or a "
+                                                     "2-D matrix")
+        axis = tuple(range(len(x.shape)))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(axes) == 1:
+        if ord in ("fro", "nuc"):
+            raise _error(ArgumentValueError, "norm", "Frobenius norm and nuclear norm are only "
+                                                     "defined for matrices")
+        result = P.vector_norm(x, 2 if ord is None else ord, axes, keepdims)
+    elif len(axes) == 2:
+        if ord not in (None, "fro", "nuc", 1, -1, 2, -2, onp.inf, -onp.inf):
+            raise _error(ArgumentValueError, "norm", "invalid norm order for matrices")
+        result = P.matrix_norm(x, "fro" if ord is None else ord, axes, keepdims)
+    else:
+        raise _error(ArgumentValueError, "norm", "invalid number of dimensions to norm")
+    if keepdims and len(result.shape) < ndim:  # a flattened x keeps x's rank
+        result = F.reshape(result, (1,) * ndim)
+    return result
 
 
 def count_nonzero(x, axis=None, keepdims=False):

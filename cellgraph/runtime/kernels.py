@@ -163,8 +163,8 @@ def _floor_div(xp, x, y):
 def _pow(xp, x, y):
     """x ** y; an integer to a negative integer power is what MindSpore's Pow kernel answers
     (the power in floating point, truncated): 1 for x = 1, +-1 by the parity of y for x = -1,
-    0 for other x (and for x = 0 the dtype's min for 64-bit integers, 0 for the others), where
-    NumPy and torch raise."""
+    0 for other x (and for x = 0 the dtype's min for 32- and 64-bit integers, 0 for the
+    narrower ones), where NumPy and torch raise."""
     dtype = _int_dtype(xp, x, y)
     if dtype is None or not _is_kind(xp, dtype, "signed integer"):
         return xp.pow(x, y)
@@ -173,7 +173,7 @@ def _pow(xp, x, y):
     power = xp.pow(x, xp.where(negative, xp.asarray(0, dtype=dtype), y))
     one, zero = xp.asarray(1, dtype=dtype), xp.asarray(0, dtype=dtype)
     info = xp.iinfo(dtype)
-    at_zero = xp.asarray(info.min if info.bits >= 64 else 0, dtype=dtype)
+    at_zero = xp.asarray(info.min if info.bits >= 32 else 0, dtype=dtype)
     odd = xp.remainder(y, xp.asarray(2, dtype=dtype)) != 0
     fraction = xp.where(x == 1, one, xp.where(x == -1, xp.where(odd, -one, one),
                                               xp.where(x == 0, at_zero, zero)))

@@ -88,6 +88,25 @@ def test_integer_division_by_zero_gives_mindsporess_values(dtype, graph):
                                       np.array([7, -7, 0, 1]).astype(dtype))
 
 
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64])
+def test_truncating_integer_division_by_zero(dtype, graph):
+    """TruncateDiv and RealDiv (ops.tensor_div) of integers: rounded towards zero, and by zero
+    the dtype's max for x > 0, its min for x < 0, 0 for x = 0 (MindSpore 2.10's values)."""
+    import cellgraph
+
+    info = np.iinfo(dtype)
+    x = Tensor(np.array([5, -5, 0, 7, -7], dtype))
+    y = Tensor(np.array([0, 0, 0, 2, 2], dtype))
+    expected = [info.max, info.min, 0, 3, -3]
+    for fn in (lambda a, b: ops.TruncateDiv()(a, b), ops.tensor_div, ops.truncate_div):
+        got = (cellgraph.jit(fn) if graph else fn)(x, y).asnumpy()
+        assert got.dtype == np.dtype(dtype)
+        assert got.tolist() == expected
+    assert ops.tensor_div(x, 0).asnumpy().tolist() == [info.max, info.min, 0, info.max,
+                                                       info.min]
+
+
 def test_float_division_by_zero_and_large_quotients():
     # MindSpore: [inf, -inf, nan, 2] and [nan, nan, nan, 1] in float32 and float64; the
     # quotient was once truncated through int64, which turned inf and 1e20 into -2**63

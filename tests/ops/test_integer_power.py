@@ -25,7 +25,9 @@ def test_zero_to_a_negative_power_and_python_bases():
     base = Tensor(np.array([2, 1, -1, 3, -2, 0], np.int64))
     exponent = Tensor(np.array([-1, -2, -3, -2, -1, -1], np.int64))
     assert (base ** exponent).asnumpy().tolist() == [0, 1, -1, 0, 0, -9223372036854775808]
-    zero = Tensor(np.array([0], np.int32)) ** Tensor(np.array([-1], np.int32))
-    assert zero.asnumpy().tolist() == [0]
+    zero = Tensor(np.array([0, 0], np.int32)) ** Tensor(np.array([-1, -2], np.int32))
+    assert zero.asnumpy().tolist() == [-2147483648] * 2  # the dtype's min from 32 bits up
+    zero = Tensor(np.array([0, 0], np.int16)) ** Tensor(np.array([-1, -2], np.int16))
+    assert zero.asnumpy().tolist() == [0, 0]
     powers = 86 ** Tensor(np.array([-1, -2, 2, 0], np.int32))
     assert powers.asnumpy().tolist() == [0, 0, 7396, 1]

@@ -322,14 +322,17 @@ def _bool_as_other(x, y):
 
 
 def truncate_div(x, y):
-    """x / y rounded toward zero (integers exactly, through their magnitudes)."""
+    """x / y rounded toward zero (integers exactly, through their magnitudes); an integer
+    divided by 0 is what MindSpore's kernels give, as floor_div's: the dtype's max for x > 0,
+    its min for x < 0, 0 for x = 0."""
     x, y = _bool_as_other(x, y)
     if abstract_of(x).dtype.is_float:
         return F.trunc(F.div(x, y))
     if is_tensor(x) and isinstance(y, int) and not isinstance(y, bool):
         y = full_like(x, y)  # a Python int takes the integer Tensor's dtype
     quotient = F.floor_div(F.abs(x), F.abs(y))
-    return F.select(F.equal(F.sign(x), F.sign(y)), quotient, F.neg(quotient))
+    quotient = F.select(F.equal(F.sign(x), F.sign(y)), quotient, F.neg(quotient))
+    return F.select(F.equal(y, 0), F.floor_div(x, y), quotient)
 
 
 
