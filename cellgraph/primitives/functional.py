@@ -14,6 +14,7 @@ from . import nn_ops as N
 from . import runtime_slice as RS
 from .advanced_index import advanced_getitem
 from .array_ops import Slice
+from .check_convert import dtype_error
 from .core import (
     abstract_of,
     is_value,
@@ -409,13 +410,29 @@ def ones(shape, dtype=None):
 where = M.select
 
 
+_SOFTMAX_DTYPES = (dt.bfloat16, dt.float16, dt.float32, dt.float64)
+
+
+def _float_input(op: str, x):
+    """`x`, a Tensor of a float dtype, or MindSpore's TypeError for Softmax's input."""
+    _check_value(x, op, "x")
+    dtype = abstract_of(x).dtype
+    if dtype not in _SOFTMAX_DTYPES:
+        raise dtype_error(op, "x", _SOFTMAX_DTYPES, dtype)
+    return x
+
+
 def softmax(input, axis=-1, *, dtype=None):
+    """Softmax along `axis` of a float Tensor (`dtype` casts it first); an integer or bool
+    Tensor is MindSpore's TypeError."""
     if dtype is not None:
         input = cast(input, dtype)
+    input = _float_input("Softmax", input)
     return N.softmax(input, axis=normalize_axis(axis, abstract_of(input).ndim))
 
 
 def log_softmax(logits, axis=-1):
+    logits = _float_input("LogSoftmax", logits)
     return N.log_softmax(logits, axis=normalize_axis(axis, abstract_of(logits).ndim))
 
 

@@ -34,3 +34,29 @@ def test_glu_of_empty_tensors_as_mindspore(shape):
     x = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4) / 10)
     np.testing.assert_allclose(ops.glu(x).asnumpy(), [
         [0.0, 0.05744], [0.25826, 0.33409], [0.58485, 0.67523]], rtol=1e-4)
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["pynative", "graph"])
+def test_softmax_takes_float_tensors_only(graph):
+    """An integer or bool Tensor is MindSpore's TypeError (`dtype=` casts first); float16 and
+    float64 keep their dtype."""
+    import cellgraph
+
+    def run(fn, *args):
+        return (cellgraph.jit(fn) if graph else fn)(*args)
+
+    ints = Tensor(np.array([[1, -2, 3], [0, 4, -1]], np.int32))
+    message = ("For primitive[{}], the input argument[x] must be a type of {{BFloat16, Float16, "
+               "Float32, Float64}}, but got {}.")
+    for fn, op in ((ops.softmax, "Softmax"), (nn.Softmax(), "Softmax"),
+                   (ops.log_softmax, "LogSoftmax")):
+        with pytest.raises(TypeError) as info:
+            run(fn, ints)
+        assert str(info.value).startswith(message.format(op, "Int32"))
+    with pytest.raises(TypeError, match="but got Bool"):
+        run(ops.softmax, Tensor(np.array([True, False])))
+    cast_first = ops.softmax(ints, dtype=cellgraph.float32).asnumpy()
+    np.testing.assert_allclose(cast_first.sum(-1), [1.0, 1.0], rtol=1e-6)
+    for np_dtype in (np.float16, np.float64):
+        out = run(ops.softmax, Tensor(np.zeros(2, np_dtype)))
+        assert out.asnumpy().dtype == np_dtype and out.asnumpy().tolist() == [0.5, 0.5]
