@@ -123,3 +123,15 @@ def test_padding_that_fits_still_works():
     assert nn.Conv2d(3, 4, 3, stride=2, pad_mode="same")(x).shape == (1, 4, 4, 4)
     assert ops.Conv2D(4, 3, pad_mode="pad", pad=(1, 1, 0, 0))(x, w).shape == (1, 4, 8, 6)
     assert mint.nn.functional.conv2d(x, w, padding="same").shape == (1, 4, 8, 8)
+
+
+def test_every_convolution_layer_checks_its_padding():
+    """MindSpore's _Conv check, for 1-D, 3-D and transposed layers too."""
+    raises("ValueError", "For 'Conv1d', the 'padding' must be int and must >= 0, but got '-1' "
+                         "with type 'int'.", lambda: nn.Conv1d(3, 2, 3, pad_mode="pad", padding=-1))
+    raises("ValueError", "For 'Conv3d', the 'padding item' must be int and must >= 0, but got "
+                         "'-2' with type 'int'.",
+           lambda: nn.Conv3d(2, 2, 3, pad_mode="pad", padding=(1, 1, 1, 1, 1, -2)))
+    with pytest.raises(TypeError):
+        nn.Conv2dTranspose(3, 2, 3, pad_mode="pad", padding=1.5)
+    assert nn.Conv1dTranspose(3, 2, 3, pad_mode="pad", padding=1)(ones(1, 3, 5)).shape == (1, 2, 5)

@@ -166,6 +166,7 @@ class _ConvNd(Cell):
         self.kernel_size = _tuple(kernel_size, rank, op, "kernel_size")
         self.stride = _tuple(stride, rank, op, "stride")
         self.dilation = _tuple(dilation, rank, op, "dilation")
+        _check_padding(padding, op)
         self.pad_mode = _pad_mode(pad_mode, padding, op) if not isinstance(padding, tuple) \
             or pad_mode == "pad" else _pad_mode(pad_mode, 0, op)
         self.padding = padding
