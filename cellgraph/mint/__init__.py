@@ -311,7 +311,21 @@ def swapaxes(input, axis0, axis1):
 
 
 def narrow(input, dim, start, length):
-    return _ops.narrow(input, dim, start, length)
+    """`length` elements from `start` along `dim` (a negative start counts from the end, a
+    length may be 0); a range past the end is MindSpore's Narrow ValueError."""
+    from cellgraph.ops.function.array_func.shape import slice_along
+
+    ndim = len(input.shape)
+    dim = dim + ndim if isinstance(dim, int) and -ndim <= dim < 0 else dim
+    if isinstance(dim, bool) or not isinstance(dim, int) or not 0 <= dim < ndim:
+        raise ArgumentValueError(f"For 'Narrow', dim must be in range [{-ndim}, {ndim}), but "
+                                 f"got {dim}.")
+    size = input.shape[dim]
+    begin = start + size if start < 0 else start
+    if begin < 0 or length < 0 or begin + length > size:
+        raise ArgumentValueError(f"For 'Narrow', start ({start}), + length ({length}) exceeds "
+                                 f"dimension size ({size}).")
+    return slice_along(input, dim, begin, length)
 
 
 def expand_as(input, other):

@@ -10,6 +10,7 @@ import numpy as np
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import exports
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.nn_functional import split
 
 from . import functional
@@ -28,6 +29,7 @@ from .function.array_func.shape import (
     repeat_along,
     repeat_interleave,
     roll,
+    slice_along,
     swapaxes,
     unbind,
 )
@@ -227,9 +229,18 @@ class TensorExtras:
         return unbind(self, dim)
 
     def narrow(self, axis, start, length):
-        index = [slice(None)] * self.aval.ndim
-        index[axis] = slice(start, start + length)
-        return F.getitem(self, tuple(index))
+        """`length` elements from `start` along `axis`; MindSpore's checks: the axis in range,
+        0 <= start < size, 1 <= length <= size - start."""
+        from cellgraph._checkparam import INC_BOTH, INC_LEFT, check_int_range
+
+        ndim = self.aval.ndim
+        if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
+            raise ArgumentValueError(f"The 'axis' must be in the range of [{-ndim}, {ndim}), "
+                                     f"but got {axis}.")
+        size = self.aval.shape[axis]
+        check_int_range(start, 0, size, INC_LEFT)
+        check_int_range(length, 1, size - start, INC_BOTH)
+        return slice_along(self, axis, start, length)
 
     def repeat(self, repeats, axis=None):
         """NumPy's repeat: each element `repeats` times along `axis` (flattened for None)."""

@@ -154,7 +154,7 @@ for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
 UndefinedNameError.__name__ = "NameError"
 AttributeLookupError.__name__ = "AttributeError"
-IndexRangeError.__name__ = "IndexError"
+IndexRangeError.__name__ = IndexValueError.__name__ = "IndexError"
 RunError.__name__ = LeafInplaceError.__name__ = ShapeRunError.__name__ = "RuntimeError"
 del _cls
 

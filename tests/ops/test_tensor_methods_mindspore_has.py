@@ -233,3 +233,35 @@ def test_scatter_arithmetic_methods_are_tensor_scatter_ops(graph):
     out = xi.scatter_div(Tensor(np.array([[0, 0], [0, 1]], np.int32)),
                          Tensor(np.array([2, 2], np.int32)))
     assert out.asnumpy().tolist() == [[3, -3, 3]]
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["pynative", "graph"])
+def test_narrow_checks_its_range_as_mindspore(graph):
+    """Tensor.narrow / ops.narrow: 0 <= start < size and 1 <= length <= size - start, else
+    MindSpore's ValueError; mint.narrow takes a negative start and a 0 length, and refuses a
+    range past the end in its own words."""
+    from cellgraph import mint, ops
+
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert x.narrow(1, 1, 2).asnumpy().tolist() == [[1, 2], [4, 5]]
+    assert (ms.jit(lambda t: ops.narrow(t, -1, 1, 2)) if graph else
+            (lambda t: ops.narrow(t, -1, 1, 2)))(x).asnumpy().tolist() == [[1, 2], [4, 5]]
+    for call, message in (
+            (lambda: x.narrow(1, 2, 2), "in range of [1, 1], but got 2"),
+            (lambda: x.narrow(1, 3, 1), "in range of [0, 3), but got 3"),
+            (lambda: ops.narrow(x, 1, -1, 1), "in range of [0, 3), but got -1"),
+            (lambda: ops.narrow(x, 1, 0, 0), "in range of [1, 3], but got 0"),
+            (lambda: x.narrow(2, 0, 1), "The 'axis' must be in the range of [-2, 2), but got 2."),
+            (lambda: mint.narrow(x, 1, 2, 2),
+             "For 'Narrow', start (2), + length (2) exceeds dimension size (3).")):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert message in str(info.value)
+    assert mint.narrow(x, 1, -1, 1).asnumpy().tolist() == [[2], [5]]
+    assert mint.narrow(x, 1, 0, 0).shape == (2, 0)
+
+
+def test_an_index_out_of_range_prints_as_indexerror():
+    with pytest.raises(IndexError) as info:
+        Tensor(np.ones((2, 3), np.float32))[2]
+    assert type(info.value).__name__ == "IndexError"

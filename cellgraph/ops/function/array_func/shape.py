@@ -211,7 +211,15 @@ moveaxis = movedim
 
 
 def narrow(input, axis, start, length):
-    return input.narrow(normalize_axis(axis, abstract_of(input).ndim), int(start), int(length))
+    """`length` elements of `input` from `start` along `axis` (Tensor.narrow's checks)."""
+    return input.narrow(axis, start, length)
+
+
+def slice_along(x, axis: int, start: int, length: int):
+    """`x[..., start:start + length, ...]` along `axis`, for callers that checked the range."""
+    index = [slice(None)] * abstract_of(x).ndim
+    index[axis] = slice(start, start + length)
+    return F.getitem(x, tuple(index))
 
 
 def hstack(tensors):
@@ -329,7 +337,7 @@ def batch_to_space_nd(input_x, block_shape, crops):
         if not (begin or end):
             continue
         axis = len(shape) - m + i
-        x = narrow(x, axis, begin, x.shape[axis] - begin - end)
+        x = slice_along(x, axis, begin, x.shape[axis] - begin - end)
     return x
 
 

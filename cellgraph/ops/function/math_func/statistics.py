@@ -9,6 +9,7 @@ import numbers
 import numpy as np
 
 from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_tensor
+from cellgraph.ops.function.array_func.shape import slice_along
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, normalize_axis
@@ -108,9 +109,8 @@ def trapz(y, x=None, *, dx=1.0, dim=-1):
     if not -aval.ndim <= dim < aval.ndim:
         raise ArgumentValueError(f"For `trapz`, the dim must be in range [{-aval.ndim}, "
                                  f"{aval.ndim}), but got {dim}.")
-    ops = _ops()
     n = aval.shape[dim]
-    head, tail = ops.narrow(y, dim, 0, n - 1), ops.narrow(y, dim, 1, n - 1)
+    head, tail = slice_along(y, dim, 0, n - 1), slice_along(y, dim, 1, n - 1)
     heights = F.mul(F.add(head, tail), 0.5)
     if x is None:
         return F.mul(F.reduce_sum(heights, dim), dx)
@@ -123,7 +123,7 @@ def trapz(y, x=None, *, dx=1.0, dim=-1):
         shape[dim] = n - 1
         widths = F.reshape(widths, tuple(shape))
     else:
-        widths = F.sub(ops.narrow(x, dim, 1, n - 1), ops.narrow(x, dim, 0, n - 1))
+        widths = F.sub(slice_along(x, dim, 1, n - 1), slice_along(x, dim, 0, n - 1))
     return F.reduce_sum(F.mul(heights, widths), dim)
 
 
