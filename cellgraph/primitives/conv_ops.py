@@ -74,15 +74,27 @@ def _check_float(*avals: TensorType) -> None:
                          + " and ".join(str(a.dtype) for a in avals))
 
 
-def _spatial_out(x_shape: tuple, kernel, stride, pad, dilation, what: str | None) -> tuple:
+def _conv_too_small(ho, wo) -> Exception:
+    return ShapeError("For 'Conv2d', input shape's h and w after padding must be greater than "
+                      "or equal to kernel_size's h and w respectively.")
+
+
+def _avg_pool_too_small(ho, wo) -> Exception:
+    """MindSpore's CPU AvgPool error, naming the smaller output size."""
+    return ShapeRunError(f"For 'AvgPool' op, H_out/W_out must be positive, but H_out/W_out is "
+                         f"{min(v for v in (ho, wo) if v is not None)}, please check input and "
+                         f"parameters of op")
+
+
+def _spatial_out(x_shape: tuple, kernel, stride, pad, dilation, what: str,
+                 too_small=None) -> tuple:
     """The output's height and width; a window that does not fit the padded input raises,
-    naming `what` ("kernel_size"), or in MindSpore's Conv2D words where `what` is None."""
+    naming `what` ("kernel_size"), or `too_small(ho, wo)` (MindSpore's words for an op)."""
     ho = conv_out_size(x_shape[2], kernel[0], stride[0], dilation[0], pad[0], pad[1])
     wo = conv_out_size(x_shape[3], kernel[1], stride[1], dilation[1], pad[2], pad[3])
     if (ho is not None and ho <= 0) or (wo is not None and wo <= 0):
-        if what is None:
-            raise ShapeError("For 'Conv2d', input shape's h and w after padding must be greater "
-                             "than or equal to kernel_size's h and w respectively.")
+        if too_small is not None:
+            raise too_small(ho, wo)
         dilated = f" (dilation {tuple(dilation)})" if tuple(dilation) != (1, 1) else ""
         raise ShapeError(f"{what} {tuple(kernel)}{dilated} does not fit the input of shape "
                          f"{fmt_shape(x_shape)} padded by {tuple(pad)} (top, bottom, left, right)")
@@ -112,7 +124,7 @@ def _conv2d_type(x: TensorType, w: TensorType, stride, pad, dilation, group) -> 
                             f"'group' must be equal to 'C_in' of input 'weight' shape: "
                             f"{in_per_group}, but got 'C_in' of input 'x' shape: "
                             f"{x.shape[1] // group}, and 'group': {group}.")
-    ho, wo = _spatial_out(x.shape, w.shape[2:], stride, pad, dilation, None)
+    ho, wo = _spatial_out(x.shape, w.shape[2:], stride, pad, dilation, "kernel", _conv_too_small)
     return TensorType((x.shape[0], out_ch, ho, wo), x.dtype)
 
 
@@ -143,7 +155,8 @@ def _conv2d_grad_type(x, w, dout, stride, pad, dilation, group) -> tuple:
     return x.strong(), w.strong()
 
 
-def _pool_type(x: TensorType, kernel, stride, pad, count_include_pad: bool = True) -> TensorType:
+def _pool_type(x: TensorType, kernel, stride, pad, count_include_pad: bool = True,
+               too_small=None) -> TensorType:
     """The rule of max_pool2d and avg_pool2d (count_include_pad, avg only, leaves the shape)."""
     _check_rank4(x, "an input x")
     _check_float(x)
@@ -153,8 +166,12 @@ def _pool_type(x: TensorType, kernel, stride, pad, count_include_pad: bool = Tru
     if pad[0] >= kernel[0] or pad[1] >= kernel[0] or pad[2] >= kernel[1] or pad[3] >= kernel[1]:
         raise ShapeError(f"padding {tuple(pad)} must be smaller than kernel_size "
                          f"{tuple(kernel)} on each side")
-    ho, wo = _spatial_out(x.shape, kernel, stride, pad, (1, 1), "kernel_size")
+    ho, wo = _spatial_out(x.shape, kernel, stride, pad, (1, 1), "kernel_size", too_small)
     return TensorType(x.shape[:2] + (ho, wo), x.dtype)
+
+
+def _avg_pool_type(x: TensorType, kernel, stride, pad, count_include_pad: bool = True):
+    return _pool_type(x, kernel, stride, pad, count_include_pad, _avg_pool_too_small)
 
 
 def _max_pool_grad_type(x, g, kernel, stride, pad) -> TensorType:
@@ -208,7 +225,7 @@ max_pool2d_argmax = Primitive("max_pool2d_argmax", _pool_argmax_type, label="Max
                               multiple_results=True)
 max_pool2d_scatter = Primitive("max_pool2d_scatter", _pool_scatter_type, label="MaxPoolScatter")
 max_pool2d_gather = Primitive("max_pool2d_gather", _pool_gather_type, label="MaxPoolGather")
-avg_pool2d = Primitive("avg_pool2d", _pool_type, label="AvgPool")
+avg_pool2d = Primitive("avg_pool2d", _avg_pool_type, label="AvgPool")
 avg_pool2d_grad = Primitive("avg_pool2d_grad", _avg_pool_grad_type, label="AvgPoolGrad")
 
 
