@@ -99,17 +99,40 @@ def _global_rank(value):
 
 
 def _dataset_strategy(value):
-    """"full_batch" (every process reads the whole batch), "data_parallel" (its share), or one
-    split per input (a tuple of tuples), kept as MindSpore keeps it: lists."""
+    """"full_batch" (every process reads the whole batch), "data_parallel" (its share), one
+    parallel.Layout per input (kept as given; none may use interleaved_parallel), or one split
+    per input (a tuple of tuples of ints), kept as MindSpore keeps it: lists.
+    MindSpore's checks in its order and words."""
     if isinstance(value, str):
         if value not in ("full_batch", "data_parallel"):
             raise ArgumentValueError(f"For 'set_auto_parallel_context', the argument "
                                      f"'dataset_strategy' must be 'full_batch' or "
                                      f"'data_parallel', but got the value : {value}.")
         return value
-    if not isinstance(value, tuple) or not all(isinstance(v, tuple) for v in value):
+    if not isinstance(value, tuple):
         raise DTypeError(f"For 'set_auto_parallel_context', the argument 'dataset_strategy' "
                          f"must be str or tuple type, but got the type : {type(value)}.")
+    from cellgraph.parallel.shard import Layout
+
+    if value and isinstance(value[0], Layout):
+        for layout in value:
+            if not isinstance(layout, Layout):
+                raise DTypeError(f"All the dataset_strategy elements should be Layout, but got "
+                                 f"{type(layout)}")
+            if layout.to_dict()["interleaved_parallel"]:
+                raise ArgumentValueError("For dataset_strategy, layout does not support "
+                                         "interleaved_parallel")
+        return value
+    for split in value:
+        if not isinstance(split, tuple):
+            raise DTypeError(f"For 'set_auto_parallel_context', the element of argument "
+                             f"'dataset_strategy' must be tuple, but got the type : "
+                             f"{type(split)} .")
+        for dim in split:
+            if not isinstance(dim, int):
+                raise DTypeError(f"For 'set_auto_parallel_context', the element of argument "
+                                 f"'dataset_strategy' must be int type, but got the type : "
+                                 f"{type(dim)} .")
     return [list(v) for v in value]
 
 

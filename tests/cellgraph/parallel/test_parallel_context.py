@@ -407,3 +407,28 @@ def test_optimizers_refuse_the_parallel_optimizer_where_mindspore_does():
         nn.Adam(net.trainable_params(), learning_rate=0.1)
     context.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
     assert nn.Adam(net.trainable_params(), learning_rate=0.1).use_parallel is False
+
+
+def test_dataset_strategy_of_layouts_and_its_element_checks_as_mindspore():
+    from cellgraph.parallel import Layout
+
+    layout = Layout((2, 4), ("dp", "mp"))
+    try:
+        context.set_auto_parallel_context(dataset_strategy=(layout("dp", "mp"),
+                                                            layout("mp", "None")))
+        kept = context.get_auto_parallel_context("dataset_strategy")
+        assert [item.to_dict()["tensor_map"] for item in kept] == [(1, 0), (0, -1)]
+        interleaved = Layout((2, 2, 2), ("dp", "mp", "interleaved_parallel"))
+        with pytest.raises(ValueError, match="layout does not support interleaved_parallel"):
+            context.set_auto_parallel_context(dataset_strategy=(interleaved("dp", "mp"),))
+        with pytest.raises(TypeError, match="All the dataset_strategy elements should be "
+                                            "Layout, but got <class 'tuple'>"):
+            context.set_auto_parallel_context(dataset_strategy=(layout("dp", "mp"), (1, 2)))
+        with pytest.raises(TypeError, match="the element of argument 'dataset_strategy' must "
+                                            "be tuple, but got the type : <class 'list'> ."):
+            context.set_auto_parallel_context(dataset_strategy=((2, 1), [1]))
+        with pytest.raises(TypeError, match="the element of argument 'dataset_strategy' must "
+                                            "be int type, but got the type : <class 'float'> ."):
+            context.set_auto_parallel_context(dataset_strategy=((2, 1.0),))
+    finally:
+        context.reset_auto_parallel_context()
