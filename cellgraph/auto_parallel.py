@@ -446,6 +446,7 @@ def _sync_sharding_settings() -> None:
     settings.pipeline_stages = _state["pipeline_stages"]
     settings.parallel_optimizer = _state["enable_parallel_optimizer"]
     settings.full_batch = _state["full_batch"]
+    settings.dataset_strategy_set = not isinstance(_state["dataset_strategy"], str)
     settings.gradient_fp32_sync = _state["gradient_fp32_sync"]
 
 

@@ -432,3 +432,35 @@ def test_dataset_strategy_of_layouts_and_its_element_checks_as_mindspore():
             context.set_auto_parallel_context(dataset_strategy=((2, 1.0),))
     finally:
         context.reset_auto_parallel_context()
+
+
+class _MulByWeight(nn.Cell):
+    def __init__(self, rows):
+        super().__init__()
+        self.mul = ops.Mul()
+        self.w = ms.Parameter(Tensor(np.ones((rows, 4), np.float32)), "w")
+
+    def construct(self, x):
+        return self.mul(x, self.w)
+
+
+@pytest.mark.parametrize("settings, error", [
+    # each process's share of the batch: the job's size is asked before any shape is inferred
+    ({}, RuntimeError),
+    ({"dataset_strategy": "full_batch"}, ValueError),
+    ({"dataset_strategy": ((1, 1),)}, ValueError),
+])
+def test_a_split_batch_meets_the_device_num_check_before_shapes(settings, error):
+    """x (2, 4) times a (16, 4) weight fits only the whole batch of 8 devices: MindSpore
+    refuses the job of one process first when each process reads its share, and infers the
+    shapes first (ValueError) when every process reads the whole batch."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=8,
+                                      global_rank=0, **settings)
+    try:
+        with pytest.raises(error) as info:
+            _cell_graph_executor.compile(_MulByWeight(16), Tensor(np.ones((2, 4), np.float32)))
+        if error is RuntimeError:
+            assert "The device_num 8 set in the context is not consist with 1" in str(info.value)
+    finally:
+        context.reset_auto_parallel_context()
