@@ -57,7 +57,10 @@ _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "parameter_broadcast_is_set": False,
              # parallel_optimizer_config's settings (read back one by one, as MindSpore's)
              "gradient_accumulation_shard": False, "parallel_optimizer_threshold": -1,
-             "optimizer_weight_shard_size": -1, "optimizer_level": "level1"}
+             "optimizer_weight_shard_size": -1, "optimizer_level": "level1",
+             # set_op_strategy_config's (mode, path, kind): where strategy search would save or
+             # load the operators' strategies (auto_parallel, refused at compile)
+             "ops_strategy_json_config": None}
 _state = dict(_DEFAULTS)
 
 
@@ -420,6 +423,10 @@ def set_auto_parallel_context(**kwargs) -> None:
         _state["dataset_strategy"] = "full_batch" if _state["full_batch"] else "data_parallel"
     _sync_sharding_settings()
     _install_strategy_writer()
+
+
+def set_ops_strategy_json_config(mode: str, path: str, kind: str) -> None:
+    _state["ops_strategy_json_config"] = (mode, path, kind)
 
 
 def set_enable_fusion(name: str, enable: bool) -> None:

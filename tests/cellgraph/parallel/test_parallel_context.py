@@ -464,3 +464,21 @@ def test_a_split_batch_meets_the_device_num_check_before_shapes(settings, error)
             assert "The device_num 8 set in the context is not consist with 1" in str(info.value)
     finally:
         context.reset_auto_parallel_context()
+
+
+def test_set_op_strategy_config_checks_as_mindspore(tmp_path):
+    from cellgraph.auto_parallel import _state
+    from cellgraph.parallel import set_op_strategy_config
+
+    for mode, path in [("SAVE", "./rel/strategy.json"), ("LOAD", str(tmp_path / "s.yaml")),
+                       ("READ", str(tmp_path / "s.json"))]:
+        with pytest.raises(KeyError):
+            set_op_strategy_config(mode=mode, path=path)
+    target = tmp_path / "made" / "strategy.json"
+    try:
+        set_op_strategy_config(mode="LOAD", path=str(target))
+        assert target.parent.is_dir()
+        assert _state["ops_strategy_json_config"] == ("LOAD", str(target), "all")
+    finally:
+        context.reset_auto_parallel_context()
+    assert _state["ops_strategy_json_config"] is None
