@@ -57,7 +57,10 @@ _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "parameter_broadcast_is_set": False,
              # parallel_optimizer_config's settings (read back one by one, as MindSpore's)
              "gradient_accumulation_shard": False, "parallel_optimizer_threshold": -1,
-             "optimizer_weight_shard_size": -1, "optimizer_level": "level1"}
+             "optimizer_weight_shard_size": -1, "optimizer_level": "level1",
+             # set_op_strategy_config's (mode, path, kind): where strategy search would save or
+             # load the operators' strategies (auto_parallel, refused at compile)
+             "ops_strategy_json_config": None}
 _state = dict(_DEFAULTS)
 
 
@@ -99,17 +102,40 @@ def _global_rank(value):
 
 
 def _dataset_strategy(value):
-    """"full_batch" (every process reads the whole batch), "data_parallel" (its share), or one
-    split per input (a tuple of tuples), kept as MindSpore keeps it: lists."""
+    """"full_batch" (every process reads the whole batch), "data_parallel" (its share), one
+    parallel.Layout per input (kept as given; none may use interleaved_parallel), or one split
+    per input (a tuple of tuples of ints), kept as MindSpore keeps it: lists.
+    MindSpore's checks in its order and words."""
     if isinstance(value, str):
         if value not in ("full_batch", "data_parallel"):
             raise ArgumentValueError(f"For 'set_auto_parallel_context', the argument "
                                      f"'dataset_strategy' must be 'full_batch' or "
                                      f"'data_parallel', but got the value : {value}.")
         return value
-    if not isinstance(value, tuple) or not all(isinstance(v, tuple) for v in value):
+    if not isinstance(value, tuple):
         raise DTypeError(f"For 'set_auto_parallel_context', the argument 'dataset_strategy' "
                          f"must be str or tuple type, but got the type : {type(value)}.")
+    from cellgraph.parallel.shard import Layout
+
+    if value and isinstance(value[0], Layout):
+        for layout in value:
+            if not isinstance(layout, Layout):
+                raise DTypeError(f"All the dataset_strategy elements should be Layout, but got "
+                                 f"{type(layout)}")
+            if layout.to_dict()["interleaved_parallel"]:
+                raise ArgumentValueError("For dataset_strategy, layout does not support "
+                                         "interleaved_parallel")
+        return value
+    for split in value:
+        if not isinstance(split, tuple):
+            raise DTypeError(f"For 'set_auto_parallel_context', the element of argument "
+                             f"'dataset_strategy' must be tuple, but got the type : "
+                             f"{type(split)} .")
+        for dim in split:
+            if not isinstance(dim, int):
+                raise DTypeError(f"For 'set_auto_parallel_context', the element of argument "
+                                 f"'dataset_strategy' must be int type, but got the type : "
+                                 f"{type(dim)} .")
     return [list(v) for v in value]
 
 
@@ -399,6 +425,10 @@ def set_auto_parallel_context(**kwargs) -> None:
     _install_strategy_writer()
 
 
+def set_ops_strategy_json_config(mode: str, path: str, kind: str) -> None:
+    _state["ops_strategy_json_config"] = (mode, path, kind)
+
+
 def set_enable_fusion(name: str, enable: bool) -> None:
     """Whether the collectives `name` ("all_reduce", "all_gather", "reduce_scatter") are fused:
     all_reduce's decides whether data parallelism packs the gradients into buckets
@@ -423,6 +453,7 @@ def _sync_sharding_settings() -> None:
     settings.pipeline_stages = _state["pipeline_stages"]
     settings.parallel_optimizer = _state["enable_parallel_optimizer"]
     settings.full_batch = _state["full_batch"]
+    settings.dataset_strategy_set = not isinstance(_state["dataset_strategy"], str)
     settings.gradient_fp32_sync = _state["gradient_fp32_sync"]
 
 

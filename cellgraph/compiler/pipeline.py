@@ -48,7 +48,7 @@ from .passes import (
 )
 from .pytree import Tree, flatten, is_plain_dict, unflatten
 from .scope import is_cell
-from .sharding import check_parallel_job
+from .sharding import check_parallel_job, check_split_batch_inputs
 
 
 @dataclass
@@ -266,10 +266,12 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print, syntax_level=No
 
     ctx = CompileContext.from_settings(graph_print=graph_print,
                                        syntax_level=resolve_syntax_level(syntax_level))
+    check_split_batch_inputs(args)
     with collect_guards() as guards:
         graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
     # after parsing, as MindSpore checks the parallel job after inferring the graph's types and
     # shapes: an operator's invalid argument is its ValueError even in a job that cannot run
+    # (unless the batch is split, checked above)
     check_parallel_job()
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")

@@ -85,6 +85,7 @@ class ShardSettings:
     pipeline_stages: int = 1
     parallel_optimizer: bool = False
     full_batch: bool = False
+    dataset_strategy_set: bool = False  # a split or a Layout per input, not a str
     gradient_fp32_sync: bool = True  # half-precision gradients all-reduced in float32
 
 
@@ -114,11 +115,7 @@ def check_parallel_job() -> None:
             raise RunError("full_batch could only be used under semi_auto_parallel or "
                            "auto_parallel.")
         return
-    world = _world_size()
-    if SETTINGS.device_num is not None and SETTINGS.device_num != world:
-        raise RunError(f"The device_num {SETTINGS.device_num} set in the context is not "
-                       f"consist with {world} devices you have. Please check your rank_table "
-                       f"file(for Ascend) or host file(for GPU).")
+    _check_device_num()
     if SETTINGS.parallel_mode == "auto_parallel":
         raise UnsupportedError("parallel_mode 'auto_parallel' searches the operators' "
                                "strategies; cellgraph runs the strategies a program sets: "
@@ -129,6 +126,29 @@ def check_parallel_job() -> None:
     if SETTINGS.parallel_optimizer:
         raise UnsupportedError("enable_parallel_optimizer=True: cellgraph shards no optimizer "
                                "states; every process holds whole ones")
+
+
+def _check_device_num() -> None:
+    """MindSpore's GetCommInfo: a device_num set in the context must be the number of
+    processes the job has (1 before communication.init()), else RuntimeError."""
+    world = _world_size()
+    if SETTINGS.device_num is not None and SETTINGS.device_num != world:
+        raise RunError(f"The device_num {SETTINGS.device_num} set in the context is not "
+                       f"consist with {world} devices you have. Please check your rank_table "
+                       f"file(for Ascend) or host file(for GPU).")
+
+
+def check_split_batch_inputs(args: tuple) -> None:
+    """What a compile in semi_auto or auto parallel checks before parsing when each process
+    reads its share of the batch (neither full_batch nor a dataset_strategy per input):
+    MindSpore widens every Tensor argument of rank >= 1 to the whole batch before inferring
+    anything (ToFullShape), asking the job's size as it does (GetCommInfo), so a device_num
+    that is not the job's is refused before any operator's shape check."""
+    if SETTINGS.parallel_mode not in OPERATOR_MODES or SETTINGS.full_batch \
+            or SETTINGS.dataset_strategy_set:
+        return
+    if any(len(getattr(arg, "shape", ()) or ()) > 0 and hasattr(arg, "dtype") for arg in args):
+        _check_device_num()
 
 
 def sharding_ranks() -> int:

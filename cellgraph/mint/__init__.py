@@ -7,6 +7,7 @@ import numpy as _np
 import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
 from cellgraph.ops.function.array_func.creation import ones_like, zeros_like  # noqa: F401  (with dtype)
+from cellgraph.ops.function.array_func.ext import repeat_interleave_ext
 from cellgraph.ops.function.math_func.elementwise import truncate_div
 from cellgraph.ops.function.random_func import _normal_draws, _size, random_ints
 from cellgraph.primitives import dtype as _dt
@@ -413,7 +414,7 @@ def var_mean(input, dim=None, *, correction=1, keepdim=False):
 
 
 def repeat_interleave(input, repeats, dim=None, *, output_size=None):
-    return _ops.repeat_interleave(input, repeats, dim)
+    return repeat_interleave_ext(input, repeats, dim, output_size)
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):

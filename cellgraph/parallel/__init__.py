@@ -6,9 +6,9 @@ parameters (`set_algo_parameters`) are kept and read back."""
 from . import auto_parallel, nn
 from .algo_parameter_config import get_algo_parameters, reset_algo_parameters, set_algo_parameters
 from .auto_parallel import AutoParallel
-from .checkpoint_transform import sync_pipeline_shared_parameters
+from .checkpoint_transform import set_op_strategy_config, sync_pipeline_shared_parameters
 from .shard import Layout, shard
 
 __all__ = ["AutoParallel", "Layout", "auto_parallel", "get_algo_parameters", "nn",
-           "reset_algo_parameters", "set_algo_parameters", "shard",
+           "reset_algo_parameters", "set_algo_parameters", "set_op_strategy_config", "shard",
            "sync_pipeline_shared_parameters"]

@@ -461,6 +461,11 @@ def _through_repeated(src: Layout, dst: Layout, device_list, rank: int) -> list:
     return ops + _Builder(dst_whole, dst.tensor_map, device_list, rank).run()
 
 
+def source_slice_shape(from_layout) -> list:
+    """The shape of one rank's slice under `from_layout` (device matrix, tensor map, shape)."""
+    return Layout.make(*from_layout).slice_shape()
+
+
 def transform_operators(from_layout, to_layout, device_list, rank: int) -> list:
     """[(name, arguments)] turning `rank`'s slice under `from_layout` into its slice under
     `to_layout`, each (device matrix, tensor map, full shape) over the ranks `device_list`."""

@@ -12,11 +12,11 @@ import copy
 
 import numpy as np
 
-from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.train.strategy_file import rank_block
 
-from ._redistribution import transform_operators
+from ._redistribution import source_slice_shape, transform_operators
+from ._tensor_transform import optimize_operators
 
 
 def _get_tensor_strategy(dev_mat, tensor_map):
@@ -198,14 +198,14 @@ def _transform_tensor_by_layout(from_layout, to_layout, device_list, rank_id,
                                 enable_redist_opt=False):
     """The operators that turn rank `rank_id`'s slice of a tensor laid out as `from_layout`
     into its slice under `to_layout` (each (dev_matrix, tensor_map, full_shape)), over the
-    ranks `device_list`."""
+    ranks `device_list`; with `enable_redist_opt`, merged into fewer collectives as MindSpore
+    merges them (_tensor_transform.py)."""
     if not isinstance(from_layout, tuple) or not isinstance(to_layout, tuple):
         raise TypeError(f"The layout should be tuple! layout is {from_layout} and {to_layout}")
+    operators = transform_operators(from_layout, to_layout, device_list, rank_id)
     if enable_redist_opt:
-        raise UnsupportedError("_transform_tensor_by_layout: enable_redist_opt=True (merging "
-                               "the operators into fewer collectives) is not supported; the "
-                               "operators come unmerged with enable_redist_opt=False")
-    return transform_operators(from_layout, to_layout, device_list, rank_id)
+        return optimize_operators(operators, source_slice_shape(from_layout))
+    return operators
 
 
 def _get_needed_rank_transform_operator_map_by_layouts(from_tensor_layout, to_tensor_layout,
@@ -236,6 +236,96 @@ def _get_needed_rank_list_by_layouts(from_tensor_layout, to_tensor_layout, devic
     """The ranks whose slices `self_rank` needs, in order."""
     return sorted(_get_needed_rank_transform_operator_map_by_layouts(
         from_tensor_layout, to_tensor_layout, device_list, self_rank))
+
+
+# ----- operator maps between a network's layouts (pipeline stages, resharding) ----------------
+# A layout here is (device matrix, tensor map, full shape, ranks). MindSpore keeps each answer
+# for every rank it names and gives it back to those ranks, keyed by the layouts (the target's
+# shape read from the source), and so does this.
+
+_PIPELINE_OPERATOR_MAPS: dict = {}
+_RESHARD_OPERATOR_MAPS: dict = {}
+
+
+def _operator_map_key(from_layout, to_layout) -> str:
+    return (f"{from_layout[0]}, {from_layout[1]}, {from_layout[2]}, {from_layout[3]} -> "
+            f"{to_layout[0]}, {to_layout[1]}, {from_layout[2]}, {to_layout[3]}")
+
+
+def _kept_for_ranks(cache, key, self_rank, infer):
+    """`infer()`'s {rank: ...} map, kept under `key` for each rank it names; a rank the map
+    under `key` already names gets what was kept for it."""
+    if key in cache and self_rank in cache[key]:
+        return cache[key][self_rank]
+    operator_map = infer()
+    cache.setdefault(key, {}).update({rank: operator_map for rank in operator_map})
+    return operator_map
+
+
+def _infer_pp_op_map(from_layout, to_layout, self_rank):
+    """The broadcast that gives the ranks a merge of pipeline stages adds the slice of the
+    rank at `self_rank`'s place in its stage: {rank: [('Broadcast', root, ranks)]}."""
+    from_ranks, to_ranks = list(from_layout[3]), list(to_layout[3])
+    per_stage = len(from_ranks)
+    stage_start = per_stage * (self_rank // per_stage)
+    position = list(range(stage_start, stage_start + per_stage)).index(self_rank)
+    root = from_ranks[position]
+    added = [rank for rank in to_ranks if rank not in from_ranks]
+    ranks = sorted([root, *added[position::per_stage]])
+    return {rank: [("Broadcast", root, ranks)] for rank in ranks}
+
+
+def _get_pipeline_operator_map(from_layout, to_layout, self_rank):
+    """The broadcasts a merge of pipeline stages needs ({} unless the target spreads over more
+    ranks than the source): each rank of the source's stage sends its slice to the ranks that
+    take its place in the stages merged into it."""
+    if len(from_layout[3]) >= len(to_layout[3]):
+        return {}
+    return _kept_for_ranks(_PIPELINE_OPERATOR_MAPS, _operator_map_key(from_layout, to_layout),
+                           self_rank, lambda: _infer_pp_op_map(from_layout, to_layout, self_rank))
+
+
+def _is_multi_shard(tensor_map):
+    """Whether a tensor map cuts a dimension along several device axes."""
+    return any(isinstance(entry, (list, tuple)) and len(entry) > 1 for entry in tensor_map)
+
+
+def _slice_shape(dev_matrix, tensor_map, full_shape):
+    return [n // cut for n, cut in zip(full_shape, _get_tensor_strategy(dev_matrix, tensor_map))]
+
+
+def _insert_expand_layout_reshape(param_rank_map, from_info_tuple, to_info_tuple,
+                                  insert_from_reshape, insert_to_reshape):
+    """Reshapes around each rank's operators where a layout was expanded: first to the
+    expanded source slice, last back to the target's own slice."""
+    for operators in param_rank_map.values():
+        if insert_from_reshape:
+            operators.insert(0, ("Reshape", _slice_shape(*from_info_tuple[:3])))
+        if insert_to_reshape:
+            operators.append(("Reshape", _slice_shape(*to_info_tuple[:3])))
+
+
+def _infer_reshard_op_map(from_layout, to_layout, self_rank):
+    """{rank: operators} a rank needs to reshard (merged as with enable_redist_opt), layouts
+    that cut a dimension along several axes expanded into one dimension per axis."""
+    from_flat, to_flat = tuple(from_layout[:3]), tuple(to_layout[:3])
+    if _is_multi_shard(from_layout[1]):
+        from_flat = tuple(_expand_layout(*from_flat))
+    if _is_multi_shard(to_layout[1]):
+        to_flat = tuple(_expand_layout(*to_flat))
+    operator_map = _get_needed_rank_transform_operator_map_by_layouts(
+        from_flat, to_flat, from_layout[3], self_rank, True)
+    _insert_expand_layout_reshape(operator_map, from_flat, to_layout[:3],
+                                  _is_multi_shard(from_layout[1]), _is_multi_shard(to_layout[1]))
+    return operator_map
+
+
+def _get_resharding_operator_map(from_layout, to_layout, self_rank):
+    """{rank: operators} that turn the slices under `from_layout` into `self_rank`'s under
+    `to_layout`, each (device matrix, tensor map, full shape, ranks)."""
+    return _kept_for_ranks(_RESHARD_OPERATOR_MAPS, _operator_map_key(from_layout, to_layout),
+                           self_rank, lambda: _infer_reshard_op_map(from_layout, to_layout,
+                                                                    self_rank))
 
 
 def _generate_transform_operator_stack(transform_operators_map, self_rank):

@@ -37,6 +37,10 @@ from cellgraph.ops.function.nn_func.margin_loss import (
     multilabel_margin_loss,
     multilabel_soft_margin,
 )
+from cellgraph.ops.operations.nn_ops import OneHot
+from cellgraph.ops.operations.nn_ops import (
+    SoftmaxCrossEntropyWithLogits as SoftmaxCrossEntropyWithLogitsPrim,
+)
 from cellgraph.ops.operations.random_ops import UniformCandidateSampler
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
@@ -168,6 +172,15 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
     def __init__(self, sparse=False, reduction="none"):
         super().__init__(reduction)
         self.sparse = bool(sparse)
+        # MindSpore's layer computes through these primitives, and programs shard them
+        # (`loss.softmax_cross_entropy.shard(...)`, `loss.one_hot.shard(...)`)
+        self.softmax_cross_entropy = SoftmaxCrossEntropyWithLogitsPrim()
+        self.one_hot = OneHot()
+        self.on_value = Tensor(1.0, dt.float32)
+        self.off_value = Tensor(0.0, dt.float32)
+
+    def _one_hot_rows(self, labels, depth):
+        return self.one_hot(labels, depth, self.on_value, self.off_value)
 
     def construct(self, logits, labels):
         op = "SoftmaxCrossEntropyWithLogits"
@@ -177,13 +190,16 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         if self.sparse:
             # a label outside [0, C) raises when the graph runs (MindSpore's CPU kernel reads
             # past the row instead)
-            labels = class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
+            labels = class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1,
+                                        one_hot=self._one_hot_rows)
         else:
             check_float(op, labels)
             check_same_shape(op, logits, labels)
         if labels.dtype != logits.dtype:  # mixed precisions meet in the wider one
             per_row = F.neg(F.reduce_sum(F.mul(labels, F.log_softmax(logits, -1)), -1))
             return self.get_loss(per_row)
+        if len(logits.shape) == 2:  # the primitive's (N, C)
+            return self.get_loss(self.softmax_cross_entropy(logits, labels)[0])
         return self.get_loss(softmax_cross_entropy(logits, labels)[0])
 
 

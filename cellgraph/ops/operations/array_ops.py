@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph._checkparam import EQ, check_int, check_string, check_value_type
+from cellgraph._checkparam import (
+    EQ,
+    check_int,
+    check_positive_int,
+    check_string,
+    check_value_type,
+)
 from cellgraph.common.apply_ops import (
     ScatterAdd,
     ScatterNdAdd,
@@ -1129,13 +1135,69 @@ class EditDistance(PrimitiveClass):
         return py_func_p(*operands, call=call)[0]
 
 
+_SPLIT_V_DTYPES = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16, dt.uint32,
+                   dt.uint64, dt.float16, dt.bfloat16, dt.float32)
+
+
+class SplitV(PrimitiveClass):
+    """`ops.SplitV(size_splits, split_dim, num_split)(input_x)`: the pieces of `size_splits`
+    elements along `split_dim`, one of them -1 for what the others leave, with MindSpore's
+    checks in its order (MindSpore's CPU build has no kernel for it)."""
+
+    def __init__(self, size_splits, split_dim, num_split):
+        op = "SplitV"
+        check_value_type("size_splits", size_splits, [tuple, list], op)
+        for size in size_splits:
+            check_value_type("elements of size_splits", size, [int], op)
+            if size != -1 and size < 1:
+                raise ArgumentValueError(
+                    f"For '{op}', all elements of size_splits must be positive (except at most "
+                    f"one default value -1), but got: {size}.")
+        check_value_type("split_dim", split_dim, [int], op)
+        check_value_type("num_split", num_split, [int], op)
+        check_positive_int(num_split, "num_split", op)
+        self._attrs = {"size_splits": size_splits, "split_dim": split_dim,
+                       "num_split": num_split}
+
+    def __call__(self, input_x):
+        op = "SplitV"
+        aval = abstract_of(input_x)
+        sizes = list(self._attrs["size_splits"])
+        dim, num = self._attrs["split_dim"], self._attrs["num_split"]
+        if aval.ndim < 1:
+            raise ArgumentValueError(f"For primitive[{op}], the x_rank must be greater than or "
+                                     f"equal to 1, but got {aval.ndim}.")
+        if num != len(sizes):
+            raise ArgumentValueError(f"For primitive[{op}], the attribute[num_split] must be "
+                                     f"equal to {len(sizes)}, but got {num}.")
+        if not -aval.ndim <= dim < aval.ndim:
+            raise ArgumentValueError(f"For primitive[{op}], the split_dim must be in "
+                                     f"[{-aval.ndim},{aval.ndim}), but got {dim}.")
+        length = aval.shape[dim]
+        if sizes.count(-1) > 1:
+            raise ArgumentValueError(f"For '{op}', 'size_splits' default value can contain only "
+                                     f"one -1, but got more than one.")
+        for size in sizes:
+            if size != -1 and not 0 <= size <= length:
+                raise ArgumentValueError(f"For primitive[{op}], the elements of size_splits "
+                                         f"must be in [0,{length}], but got {size}.")
+        known = sum(size for size in sizes if size != -1)
+        if -1 in sizes:
+            sizes[sizes.index(-1)] = length - known
+        elif known != length:
+            raise ArgumentValueError(f"For primitive[{op}], the attribute[sum of size_splits] "
+                                     f"must be equal to {length}, but got {known}.")
+        check_tensor_dtype(op, "input_x", aval.dtype, _SPLIT_V_DTYPES)
+        return NF.split(input_x, sizes, dim)
+
+
 _DEPRECATED_CLASSES = {
     "UnravelIndex": _unravel_index, "IdentityN": _identity_n, "ParallelConcat": _parallel_concat,
     "CheckNumerics": _check_numerics,
 }
 define_classes(globals(), _DEPRECATED_CLASSES, __name__)
 __all__ += list(_DEPRECATED_CLASSES)
-__all__ += ["EditDistance", "ExtractVolumePatches", "ScatterAddWithAxis"]
+__all__ += ["EditDistance", "ExtractVolumePatches", "ScatterAddWithAxis", "SplitV"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

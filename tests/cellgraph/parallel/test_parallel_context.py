@@ -407,3 +407,78 @@ def test_optimizers_refuse_the_parallel_optimizer_where_mindspore_does():
         nn.Adam(net.trainable_params(), learning_rate=0.1)
     context.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
     assert nn.Adam(net.trainable_params(), learning_rate=0.1).use_parallel is False
+
+
+def test_dataset_strategy_of_layouts_and_its_element_checks_as_mindspore():
+    from cellgraph.parallel import Layout
+
+    layout = Layout((2, 4), ("dp", "mp"))
+    try:
+        context.set_auto_parallel_context(dataset_strategy=(layout("dp", "mp"),
+                                                            layout("mp", "None")))
+        kept = context.get_auto_parallel_context("dataset_strategy")
+        assert [item.to_dict()["tensor_map"] for item in kept] == [(1, 0), (0, -1)]
+        interleaved = Layout((2, 2, 2), ("dp", "mp", "interleaved_parallel"))
+        with pytest.raises(ValueError, match="layout does not support interleaved_parallel"):
+            context.set_auto_parallel_context(dataset_strategy=(interleaved("dp", "mp"),))
+        with pytest.raises(TypeError, match="All the dataset_strategy elements should be "
+                                            "Layout, but got <class 'tuple'>"):
+            context.set_auto_parallel_context(dataset_strategy=(layout("dp", "mp"), (1, 2)))
+        with pytest.raises(TypeError, match="the element of argument 'dataset_strategy' must "
+                                            "be tuple, but got the type : <class 'list'> ."):
+            context.set_auto_parallel_context(dataset_strategy=((2, 1), [1]))
+        with pytest.raises(TypeError, match="the element of argument 'dataset_strategy' must "
+                                            "be int type, but got the type : <class 'float'> ."):
+            context.set_auto_parallel_context(dataset_strategy=((2, 1.0),))
+    finally:
+        context.reset_auto_parallel_context()
+
+
+class _MulByWeight(nn.Cell):
+    def __init__(self, rows):
+        super().__init__()
+        self.mul = ops.Mul()
+        self.w = ms.Parameter(Tensor(np.ones((rows, 4), np.float32)), "w")
+
+    def construct(self, x):
+        return self.mul(x, self.w)
+
+
+@pytest.mark.parametrize("settings, error", [
+    # each process's share of the batch: the job's size is asked before any shape is inferred
+    ({}, RuntimeError),
+    ({"dataset_strategy": "full_batch"}, ValueError),
+    ({"dataset_strategy": ((1, 1),)}, ValueError),
+])
+def test_a_split_batch_meets_the_device_num_check_before_shapes(settings, error):
+    """x (2, 4) times a (16, 4) weight fits only the whole batch of 8 devices: MindSpore
+    refuses the job of one process first when each process reads its share, and infers the
+    shapes first (ValueError) when every process reads the whole batch."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=8,
+                                      global_rank=0, **settings)
+    try:
+        with pytest.raises(error) as info:
+            _cell_graph_executor.compile(_MulByWeight(16), Tensor(np.ones((2, 4), np.float32)))
+        if error is RuntimeError:
+            assert "The device_num 8 set in the context is not consist with 1" in str(info.value)
+    finally:
+        context.reset_auto_parallel_context()
+
+
+def test_set_op_strategy_config_checks_as_mindspore(tmp_path):
+    from cellgraph.auto_parallel import _state
+    from cellgraph.parallel import set_op_strategy_config
+
+    for mode, path in [("SAVE", "./rel/strategy.json"), ("LOAD", str(tmp_path / "s.yaml")),
+                       ("READ", str(tmp_path / "s.json"))]:
+        with pytest.raises(KeyError):
+            set_op_strategy_config(mode=mode, path=path)
+    target = tmp_path / "made" / "strategy.json"
+    try:
+        set_op_strategy_config(mode="LOAD", path=str(target))
+        assert target.parent.is_dir()
+        assert _state["ops_strategy_json_config"] == ("LOAD", str(target), "all")
+    finally:
+        context.reset_auto_parallel_context()
+    assert _state["ops_strategy_json_config"] is None

@@ -2,7 +2,7 @@
 operators that turn a rank's slice under one layout into its slice under another. Operator
 lists recorded from MindSpore 2.10; on random layouts, every rank's slice, run through the
 operators, the ranks they gather from and the operators those ranks run first, equals its
-slice under the target layout."""
+slice under the target layout, with the operators as they come and merged (enable_redist_opt)."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +16,6 @@ from cellgraph.parallel._tensor import (
     _get_needed_rank_transform_operator_map_by_layouts,
     _transform_tensor_by_layout,
 )
-from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.train.strategy_file import rank_block
 
 # (from layout, to layout, number of devices, rank, MindSpore 2.10's operators)
@@ -107,9 +106,6 @@ def test_bad_layouts_raise():
         transform_operators(((4,), (0,), (8,)), ((4,), (0,), (16,)), [0, 1, 2, 3], 0)
     with pytest.raises(ValueError, match="Invalid tensor layout"):
         transform_operators(((4,), (0,), (6,)), ((4,), (0,), (6,)), [0, 1, 2, 3], 0)
-    with pytest.raises(UnsupportedError, match="enable_redist_opt"):
-        _transform_tensor_by_layout(((4,), (0,), (8,)), ((4,), (-1,), (8,)), [0, 1, 2, 3], 0,
-                                    enable_redist_opt=True)
 
 
 def test_needed_ranks_are_those_gathered_from():
@@ -143,8 +139,9 @@ def _random_layout(rng, devices: int, shape):
     return tuple(factors), tuple(tensor_map), tuple(shape)
 
 
+@pytest.mark.parametrize("enable_redist_opt", [False, True])
 @pytest.mark.parametrize("seed", range(40))
-def test_every_rank_gets_its_target_slice(seed):
+def test_every_rank_gets_its_target_slice(seed, enable_redist_opt):
     rng = np.random.default_rng(seed)
     devices = int(rng.choice([4, 8, 16, 6, 12]))
     shape = [(24, 8), (12, 4, 8), (48,), (6, 8, 1, 8), (1, 24, 4)][seed % 5]
@@ -152,8 +149,8 @@ def test_every_rank_gets_its_target_slice(seed):
     full = np.arange(np.prod(shape)).reshape(shape)
     for rank in range(devices):
         slices = {r: _slice(full, src, r) for r in range(devices)}
-        needed = _get_needed_rank_transform_operator_map_by_layouts(src, dst,
-                                                                    list(range(devices)), rank)
+        needed = _get_needed_rank_transform_operator_map_by_layouts(
+            src, dst, list(range(devices)), rank, enable_redist_opt)
         stack = _generate_transform_operator_stack(needed, rank)
         _apply_tensor_transform_operators(stack, slices, devices)
         np.testing.assert_array_equal(slices[rank], _slice(full, dst, rank),

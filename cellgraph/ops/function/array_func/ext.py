@@ -10,6 +10,12 @@ __all__ = ["arange_ext", "chunk_ext", "full_ext", "full_like_ext", "gather_ext",
            "tensor_scatter_elements_ext", "tril_ext", "unbind_ext", "unique_ext",
            "zeros_like_ext"]
 
+import numpy as np
+
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import abstract_of, value_input
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
+
 
 def _mint():
     from cellgraph import mint  # above ops (it loads nn): read when called
@@ -70,7 +76,48 @@ def ones_like_ext(input, *, dtype=None):
 
 
 def repeat_interleave_ext(input, repeats, dim=None, output_size=None):
-    return _mint().repeat_interleave(input, repeats, dim, output_size=output_size)
+    """Each element `repeats` times along `dim` (the flattened input for None): MindSpore's
+    RepeatInterleaveInt for an int, else RepeatInterleaveTensor for one count per element (a
+    list, tuple or Tensor), with their checks and error types: a negative count or counts
+    that match neither the dimension nor one element are RuntimeErrors, a dim out of range a
+    ValueError."""
+    if isinstance(repeats, int) and not isinstance(repeats, bool):
+        if repeats < 0:
+            raise RunError("For 'RepeatInterleaveInt', 'repeats' can not be negative.")
+        _check_repeat_dim("RepeatInterleaveInt", input, dim)
+    else:
+        repeats = _repeat_counts(input, repeats, dim)
+    return _ops().repeat_interleave(input, repeats, dim)
+
+
+def _check_repeat_dim(op, input, dim):
+    rank = abstract_of(input).ndim
+    if dim is not None and not -rank <= dim <= rank - 1:
+        raise ArgumentValueError(f"For primitive[{op}], the dim must be in [{-rank},{rank - 1}], "
+                                 f"but got {dim}.")
+
+
+def _repeat_counts(input, repeats, dim):
+    """RepeatInterleaveTensor's counts as a list, after its checks in its order."""
+    op = "RepeatInterleaveTensor"
+    if hasattr(repeats, "aval"):
+        aval = abstract_of(repeats)
+        if aval.ndim > 1:
+            raise RunError(f"For '{op}', 'repeats' must be 0-dim or 1-dim tensor.")
+        if aval.dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"For '{op}', 'repeats' must be int32 or int64. but got "
+                             f"{aval.dtype}")
+        counts = value_input(repeats, op, "repeats").reshape(-1).tolist()
+    else:
+        counts = list(repeats)
+    if any(count < 0 for count in counts):
+        raise RunError(f"For '{op}', 'repeats' can not be negative.")
+    _check_repeat_dim(op, input, dim)
+    shape = abstract_of(input).shape
+    size = int(np.prod(shape)) if dim is None else shape[dim]
+    if counts and len(counts) not in (1, size):
+        raise RunError(f"For '{op}', 'repeats' must have the same size as input along dim.")
+    return counts
 
 
 def scatter_add_ext(input, dim, index, src):

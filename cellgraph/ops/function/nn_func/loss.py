@@ -248,12 +248,14 @@ def check_label_smoothing(op: str, label_smoothing) -> float:
 
 
 def class_axis_one_hot(op: str, labels, logits, axis: int = 1, ignore_index=None,
-                       negative=False, error="index"):
+                       negative=False, error="index", one_hot=None):
     """One-hot rows of `labels` (ints) over the classes of `logits` (on `axis`), in logits'
     dtype; rows of labels equal to `ignore_index` are all zero. The other labels are checked
     when the graph runs, as MindSpore's kernels check them: a label outside [0, C) raises
     (IndexError, a RuntimeError, or ValueError with error="value"), except that with
-    `negative` a label in [-C, 0) counts from the end, as MindSpore's GatherD reads it."""
+    `negative` a label in [-C, 0) counts from the end, as MindSpore's GatherD reads it.
+    `one_hot(labels, classes)` makes the rows along the last axis where a layer holds its own
+    OneHot primitive."""
     if not labels.dtype.is_int:
         raise DTypeError(f"{op}: expected integer class labels, got {labels.dtype}")
     want = tuple(logits.shape[:axis]) + tuple(logits.shape[axis + 1:])
@@ -270,7 +272,9 @@ def class_axis_one_hot(op: str, labels, logits, axis: int = 1, ignore_index=None
                          what="label", op=op, error=error)
     if negative:
         labels = F.select(F.less(labels, zeros), F.add(labels, classes), labels)
-    picked = F.cast(NF.one_hot(labels, classes, 1, 0, axis=axis), logits.dtype)
+    rows = NF.one_hot(labels, classes, 1, 0, axis=axis) if one_hot is None \
+        else one_hot(labels, classes)
+    picked = F.cast(rows, logits.dtype)
     if ignore_index is None:
         return picked
     return F.mul(picked, F.cast(F.expand_dims(F.logical_not(ignored), axis), logits.dtype))
