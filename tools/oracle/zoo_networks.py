@@ -104,6 +104,8 @@ def bert():  # also official/nlp/Bert_thor, whose src/ has the same modules
 
 
 def transformer():
+    # the forward pass runs the model in its training form (teacher forcing): the beam search
+    # its eval script builds uses np.bool, which NumPy 1.24 removed
     from src.transformer_for_train import TransformerNetworkWithLoss, TransformerTrainOneStepCell
     from src.transformer_model import TransformerConfig
 
@@ -156,6 +158,50 @@ def fasttext():
     step = FastTextTrainOneStepCell(with_loss, momentum(with_loss))
     return Run(with_loss.fasttext, (tokens, lengths), step,
                (tokens, lengths, ids((BATCH, 1), classes, 4)))
+
+
+def lstm_crf():
+    from src.LSTM_CRF import Lstm_CRF
+    from src.util import Lstm_CRF_Cell_CPU
+
+    config = default_config()
+    tags = {"O": 0, "B-PER": 1, "I-PER": 2, "B-LOC": 3, "I-LOC": 4}
+    net = Lstm_CRF(vocab_size=VOCAB, tag_to_index=tags, embedding_size=WIDTH, hidden_size=WIDTH,
+                   num_layers=LAYERS, weight=normal((VOCAB, WIDTH), 8),
+                   bidirectional=config.bidirectional, batch_size=BATCH, seq_length=SEQ,
+                   dropout=0.0, is_training=True)
+    # the folder's train script: AdamWeightDecay, no decay on biases and LayerNorm, a loss scale
+    adam = config.AdamWeightDecay
+    params = net.trainable_params()
+    skip = [any(word in p.name.lower() for word in adam["decay_filter"]) for p in params]
+    decay = [p for p, s in zip(params, skip) if not s]
+    others = [p for p, s in zip(params, skip) if s]
+    optimizer = nn.AdamWeightDecay([{"params": decay, "weight_decay": adam["weight_decay"]},
+                                    {"params": others, "weight_decay": 0.0}],
+                                   learning_rate=adam["learning_rate"], eps=adam["eps"])
+    update = nn.DynamicLossScaleUpdateCell(loss_scale_value=2**16, scale_factor=2,
+                                           scale_window=100)
+    step = Lstm_CRF_Cell_CPU(net, optimizer=optimizer, scale_update_cell=update)
+    inputs = (ids((BATCH, SEQ), VOCAB, 3), ids((BATCH, SEQ), len(tags) - 2, 4))
+    return Run(net, inputs, step, inputs)
+
+
+def hypertext():
+    from src.config import Config
+    from src.hypertext_train import HModelTrainOneStepCell, HModelWithLoss
+    from src.radam_optimizer import RiemannianAdam
+
+    config = Config(None, None, "CPU")
+    config.useTnews()
+    config.n_vocab, config.bucket, config.embed, config.max_length = VOCAB, VOCAB, WIDTH, SEQ
+    config.num_classes = 4
+    with_loss = HModelWithLoss(config)
+    optimizer = RiemannianAdam(learning_rate=config.learning_rate,
+                               params=[p for p in with_loss.get_parameters() if p.requires_grad])
+    step = HModelTrainOneStepCell(with_loss, optimizer=optimizer)
+    words, ngrams = ids((BATCH, SEQ), VOCAB, 3), ids((BATCH, SEQ), VOCAB, 4)
+    return Run(with_loss.hmodel, (words, ngrams), step,
+               (words, ngrams, ids((BATCH, 1), config.num_classes, 5)))
 
 
 def gpt():
@@ -330,6 +376,7 @@ def fcn4():
 
 _src_package()
 BUILDERS = {"bert": bert, "bert_thor": bert, "transformer": transformer, "lstm": lstm, "gpt": gpt,
-            "textcnn": textcnn, "fasttext": fasttext,
+            "textcnn": textcnn, "fasttext": fasttext, "lstm_crf": lstm_crf,
+            "hypertext": hypertext,
             "deepfm": deepfm, "wide_and_deep": wide_and_deep, "deepspeech2": deepspeech2,
             "ecapa_tdnn": ecapa_tdnn, "gcn": gcn, "gat": gat, "ncf": ncf, "fcn4": fcn4}

@@ -40,9 +40,11 @@ def show(label, out):
         return
     value = out.asnumpy()
     flat = value.reshape(-1).astype(np.float64)
+    # the dtype on each line of values: float16 ones are compared as float16
     print(f"{label}:", out.shape, out.dtype)
-    print(f"{label} first:", " ".join(f"{v:.5g}" for v in flat[:5]))
-    print(f"{label} mean |value|: {np.abs(flat).mean():.5g}" if flat.size else "empty")
+    print(f"{label} first ({out.dtype}):", " ".join(f"{v:.5g}" for v in flat[:5]))
+    print(f"{label} mean |value| ({out.dtype}): {np.abs(flat).mean():.5g}" if flat.size
+          else "empty")
 
 
 run.net.set_train(False)
