@@ -114,11 +114,8 @@ def where(condition, x=None, y=None):
     cond = asarray(condition)
     if not cond.dtype.is_bool:
         cond = F.not_equal(cond, 0)
-    both_numbers = isinstance(x, numbers.Number) and isinstance(y, numbers.Number)
-    # two numbers are arrays of their own (int32 for ints, as mindspore.numpy makes them)
-    a = x if isinstance(x, numbers.Number) and not both_numbers else asarray(x)
-    b = y if isinstance(y, numbers.Number) and not both_numbers else asarray(y)
-    return F.where(cond, a, b)
+    # numbers are arrays of their own (float32, int32), promoted with the other as Tensors
+    return F.where(cond, *_common_dtype([asarray(x), asarray(y)]))
 
 
 def size(a, axis=None):

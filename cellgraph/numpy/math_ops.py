@@ -17,6 +17,7 @@ from cellgraph.primitives.errors import (
     ArgumentValueError,
     ShapeError,
     ShapeRunError,
+    UnsupportedError,
 )
 
 from . import array_creations, array_ops, logic_ops
@@ -28,6 +29,7 @@ from .utils import (
     _bool_arg,
     _cast,
     _check_inner,
+    _common_dtype,
     _distinct_axes,
     _dtype,
     _error,
@@ -72,7 +74,19 @@ absolute = _unary(F.abs, "absolute")
 add, subtract = _binary(F.add, "add"), _binary(F.sub, "subtract")
 
 
-multiply, divide = _binary(F.mul, "multiply"), _binary(F.div, "divide")
+multiply = _binary(F.mul, "multiply")
+
+
+def _int_to_float32(a, b) -> tuple:
+    """Two operands neither of them float, as float32 (a true division's)."""
+    if a.dtype.is_float or b.dtype.is_float:
+        return a, b
+    return F.cast(a, float32), F.cast(b, float32)
+
+
+# RealDiv, whose 0-d operands promote as any Tensor (ops.div takes them as numbers): float16
+# divided by a Python float gives float32, as mindspore.numpy's tensor_div
+divide = _binary(lambda a, b: P.tensor_div(*_int_to_float32(a, b)), "divide")
 
 
 true_divide, power = divide, _binary(F.pow, "power")
@@ -269,38 +283,70 @@ def tensordot(a, b, axes=2):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """NumPy's norm: a vector norm over one axis, a matrix norm over two (`ord` None is the
-    Frobenius norm there; 1, -1, 2, -2, inf, -inf, "fro", "nuc" as NumPy defines them). Without
-    `axis`, x flattened when `ord` is None, else x itself, which must be 1-D or 2-D."""
+    """A vector norm over one axis, a matrix norm over two (NumPy's orders: None or 2, any
+    number, inf, 0 for vectors; None or 'fro', +-1, +-inf for matrices). Without `axis`, all
+    the array's values as one vector for ord None, else a vector or matrix by its rank. A
+    vector p-norm is (sum |x|^p)^(1/p) with p and 1/p arrays of their own, as mindspore.numpy
+    computes it: float16 input gives a float32 2-norm."""
     _bool_arg(keepdims, "norm", "keepdims")
-    if ord is not None and not isinstance(ord, numbers.Number) and ord not in ("fro", "nuc"):
+    if not (ord is None or isinstance(ord, numbers.Number) and not isinstance(ord, bool)
+            or ord in ("fro", "nuc")):
         raise _error(ArgumentValueError, "norm", f"invalid value for `ord`: {ord!r}")
     x = asarray(x)
-    if not x.dtype.is_float:
-        x = F.cast(x, float32)
-    ndim = len(x.shape)
+    ndim = x.ndim
     if axis is None:
         if ord is None:
             x = F.reshape(x, (-1,))
-        if len(x.shape) not in (1, 2):
-            raise _error(ArgumentValueError, "norm", "for None axis, array must a vector or a "
-                                                     "2-D matrix")
-        axis = tuple(range(len(x.shape)))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    if len(axes) == 1:
-        if ord in ("fro", "nuc"):
-            raise _error(ArgumentValueError, "norm", "Frobenius norm and nuclear norm are only "
-                                                     "defined for matrices")
-        result = P.vector_norm(x, 2 if ord is None else ord, axes, keepdims)
-    elif len(axes) == 2:
-        if ord not in (None, "fro", "nuc", 1, -1, 2, -2, onp.inf, -onp.inf):
-            raise _error(ArgumentValueError, "norm", "invalid norm order for matrices")
-        result = P.matrix_norm(x, "fro" if ord is None else ord, axes, keepdims)
+        if x.ndim not in (1, 2):
+            raise _error(ArgumentValueError, "norm", f"for None axis, the array must be a vector "
+                         f"or a 2-D matrix, got {x.ndim} dimensions")
+        axes = tuple(range(x.ndim))
     else:
-        raise _error(ArgumentValueError, "norm", "invalid number of dimensions to norm")
-    if keepdims and len(result.shape) < ndim:  # a flattened x keeps x's rank
-        result = F.reshape(result, (1,) * ndim)
-    return result
+        axis = (axis,) if isinstance(axis, numbers.Integral) else tuple(axis)
+        _distinct_axes(x, axis, "norm")
+        axes = tuple(normalize_axis(a, x.ndim) for a in axis)
+    if len(axes) == 1:
+        out = _vector_norm(x, ord, axes, keepdims)
+    elif len(axes) == 2:
+        out = _matrix_norm(x, ord, axes, keepdims)
+    else:
+        raise _error(ArgumentValueError, "norm", f"invalid number of axes: {len(axes)}")
+    if keepdims and out.ndim < ndim:  # the flattened array's norm, kept as ndim ones
+        out = F.reshape(out, (1,) * ndim)
+    return out
+
+
+def _vector_norm(x, ord, axes, keepdims):
+    if ord in ("fro", "nuc"):
+        raise _error(ArgumentValueError, "norm", "Frobenius norm and nuclear norm are only "
+                     "defined for vectors")  # sic: MindSpore's words
+    ord = 2 if ord is None else ord
+    if ord == onp.inf:
+        return _core.reduce_max(absolute(x), axes, keepdims)
+    if ord == -onp.inf:
+        return _core.reduce_min(absolute(x), axes, keepdims)
+    if ord == 0:
+        return _core.reduce_sum(F.cast(F.not_equal(x, 0), float32), axes, keepdims)
+    return power(_core.reduce_sum(power(absolute(x), ord), axes, keepdims), 1.0 / ord)
+
+
+def _matrix_norm(x, ord, axes, keepdims):
+    if ord == 0:
+        raise _error(ArgumentValueError, "norm", "for 0 axis, norm is defined only for 2-D "
+                     "matrices")
+    if ord in (2, -2, "nuc"):
+        raise _error(UnsupportedError, "norm", "nuclear norm is not implemented" if ord == "nuc"
+                     else "2-norm is not implemented for matrices")
+    if ord not in (None, "fro", 1, -1, onp.inf, -onp.inf):
+        raise _error(ArgumentValueError, "norm", f"invalid norm order for matrices: {ord!r}")
+    if ord in (None, "fro"):
+        return F.sqrt(_core.reduce_sum(F.square(x), axes, keepdims))
+    rows, cols = axes  # inf: the largest row sum; 1: the largest column sum
+    summed, reduced = (cols, rows) if ord in (onp.inf, -onp.inf) else (rows, cols)
+    if not keepdims and reduced > summed:
+        reduced -= 1
+    sums = _core.reduce_sum(absolute(x), summed, keepdims)
+    return (_core.reduce_max if ord > 0 else _core.reduce_min)(sums, reduced, keepdims)
 
 
 def count_nonzero(x, axis=None, keepdims=False):
@@ -332,7 +378,16 @@ def average(x, axis=None, weights=None, returned=False):
 log1p, trunc = _unary(P.log1p, "log1p"), _unary(P.trunc, "trunc")
 
 
-remainder = _binary(P.floor_mod, "remainder")  # the divisor's sign, as NumPy's
+def _floor_mod(a, b):
+    """The remainder with the divisor's sign, as NumPy's; 0 for an integer zero divisor, as
+    mindspore.numpy and NumPy give."""
+    out = P.floor_mod(a, b)
+    if out.dtype.is_float:
+        return out
+    return F.where(F.equal(b, 0), F.zeros_like(out), out)
+
+
+remainder = _binary(_floor_mod, "remainder")
 
 
 def argmin(a, axis=None):
@@ -373,9 +428,16 @@ def round(a, decimals=0):
 
 
 def fmod(x1, x2, dtype=None):
-    """Remainder with the dividend's sign: x1 - trunc(x1 / x2) * x2; `dtype` casts it."""
-    x1, x2 = _float(x1), x2 if isinstance(x2, numbers.Number) else _float(x2)
-    return _cast(F.sub(x1, F.mul(P.trunc(F.div(x1, x2)), x2)), _dtype(dtype, "fmod"))
+    """Remainder with the dividend's sign: x1 - trunc(x1 / x2) * x2, in the operands' promoted
+    dtype (integers computed in float32, a zero divisor giving 0); `dtype` casts it."""
+    a, b = _common_dtype([asarray(x1), asarray(x2)])
+    target = a.dtype
+    if not target.is_float:
+        a, b = F.cast(a, float32), F.cast(b, float32)
+    out = F.sub(a, F.mul(b, P.trunc(P.tensor_div(a, b))))
+    if not target.is_float:
+        out = F.cast(F.where(F.equal(b, 0), F.zeros_like(out), out), target)
+    return _cast(out, _dtype(dtype, "fmod"))
 
 
 def hypot(x1, x2, dtype=None):
@@ -528,13 +590,13 @@ __all__ += [
     "ravel_multi_index", "result_type", "rint", "trapz", "unwrap",
 ]
 
-copysign = _binary(P.copysign, "copysign", numbers_as_tensors=True)
+copysign = _binary(P.copysign, "copysign")
 floor_divide = _binary(P.floor_divide, "floor_divide")
 float_power = _binary(P.float_power, "float_power")
-gcd = _binary(P.gcd, "gcd", numbers_as_tensors=True)
-lcm = _binary(P.lcm, "lcm", numbers_as_tensors=True)
-heaviside = _binary(lambda x1, x2: P.heaviside(*array_ops.broadcast_arrays(x1, x2)),
-                    "heaviside", numbers_as_tensors=True)
+gcd = _binary(P.gcd, "gcd")
+lcm = _binary(P.lcm, "lcm")
+heaviside = _binary(lambda x1, x2: P.heaviside(*array_ops.broadcast_arrays(
+    *_common_dtype([x1, x2]))), "heaviside")
 exp2 = _unary(lambda x: F.pow(2.0, _float(x)), "exp2")
 fabs = _unary(F.abs, "fabs")  # MindSpore keeps an integer dtype
 rint = _unary(lambda x: P.round(_float(x)), "rint")

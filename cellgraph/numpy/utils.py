@@ -156,29 +156,16 @@ def _unary(op_fn, name: str):
     return fn
 
 
-def _binary(op_fn, name: str, numbers_as_tensors=False):
-    """An elementwise function of two arrays; Python numbers stay numbers (weakly typed) for
-    primitives that take them, or (`numbers_as_tensors`) become Tensors of the other operand's
-    dtype (float32 for a float with an integer Tensor), as MindSpore's take them."""
+def _binary(op_fn, name: str):
+    """An elementwise function of two arrays. A Python number is an array of its own, as
+    mindspore.numpy makes it (float32 for a float, int32 for an int), which then meets the
+    other operand by the Tensors' promotion: float16 with 0.5 gives float32, int8 with 2
+    gives int32, float16 with 2 stays float16."""
     def fn(x1, x2, dtype=None):
-        a = x1 if isinstance(x1, numbers.Number) else _to_tensor(x1)
-        b = x2 if isinstance(x2, numbers.Number) else _to_tensor(x2)
-        if numbers_as_tensors:
-            a, b = _weak_tensor(a, b), _weak_tensor(b, a)
-        return _cast(op_fn(*_int_to_float(a, b)), _dtype(dtype, name))
+        return _cast(op_fn(*_int_to_float(_to_tensor(x1), _to_tensor(x2))), _dtype(dtype, name))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise {name} with broadcasting; `dtype` casts the result."
     return fn
-
-
-def _weak_tensor(value, other):
-    """A Python number as a Tensor of `other`'s dtype (float32 for a float with an integer
-    Tensor, or when `other` is a number too)."""
-    if not isinstance(value, numbers.Number):
-        return value
-    if _is_tensor(other) and (other.dtype.is_float or not isinstance(value, float)):
-        return _to_tensor(value, other.dtype)
-    return _to_tensor(value, float32 if isinstance(value, float) else None)
 
 
 def _int_to_float(a, b) -> tuple:

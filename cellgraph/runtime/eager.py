@@ -22,7 +22,7 @@ from cellgraph.primitives.strides import contiguous_strides
 
 from .backend import get_backend
 from .run_errors import kernel_error
-from .tensor import Parameter, Tensor
+from .tensor import Tensor
 
 
 def _raw(x, backend):
@@ -50,11 +50,13 @@ class EagerTrace(Trace):
     """Type-check, run the kernel, wrap the result; PyNative mode and `__init__` code use it."""
 
     def read_operands(self, args: tuple) -> tuple:
-        """In a Cell run in mixed precision (PyNative), float Parameters are read as casts."""
+        """In a Cell run in mixed precision (PyNative), every operation's float Tensor
+        operands, Parameters and values made inside the Cell alike, are cast to the Cell's
+        dtype first, as MindSpore's PyNative executor casts each operator's inputs."""
         cast_to = parameter_cast_dtype()
         if cast_to is None:
             return args
-        return tuple(PRIMITIVES["cast"](a, dtype=cast_to) if isinstance(a, Parameter) and (
+        return tuple(PRIMITIVES["cast"](a, dtype=cast_to) if isinstance(a, Tensor) and (
             a.dtype.is_float and a.dtype != cast_to) else a for a in args)
 
     def process(self, prim, args, params):

@@ -738,7 +738,8 @@ def test_valid_arguments_still_work():
     np.testing.assert_allclose(mnp.corrcoef(_x(), rowvar=False).asnumpy(),
                                np.corrcoef(np.arange(6.).reshape(2, 3), rowvar=False), rtol=1e-5)
     assert len(mnp.array_split(_x(), [1], axis=1)) == 2
-    np.testing.assert_allclose(mnp.norm(_x(), ord=1).asnumpy(), 7.0)  # the matrix 1-norm
+    # a 2-D array's ord=1 norm is the matrix norm, its largest column sum (MindSpore, NumPy)
+    np.testing.assert_allclose(mnp.norm(_x(), ord=1).asnumpy(), 7.0)
 
 
 def test_array_likes_where_mindspore_takes_them():

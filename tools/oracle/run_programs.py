@@ -17,6 +17,8 @@ The list is programs.txt beside this file, one program a line: `owner/name path 
 * a `.py` script, run in a copy of the folders that `tree=a,b` names (the zoo's package);
 * a zoo's test file (`pytest=1`), run with pytest in such a copy: the program counts as the
   tests MindSpore passes in it.
+* a zoo's network that is not an image classifier (`zoo=NAME`): zoo_program.py runs the
+  network zoo_networks.py's builder NAME makes from the folder's src/, as model_program.py;
 * a zoo's model (`model=NAME`, with `factory=module:function` when not mindcv's
   create_model and `input=CxHxW` when not 3x224x224): model_program.py builds it in such a
   copy, gives it the same weights on both sides, runs one forward pass and two training steps.
@@ -168,6 +170,13 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
                         f"FACTORY = {entry.get('factory', 'mindcv.models:create_model')!r}\n"
                         f"INPUT = {tuple(int(n) for n in entry.get('input', '3x224x224').split('x'))}\n"
                         + (HERE / "model_program.py").read_text(encoding="utf-8"))
+            if entry.get("zoo"):
+                # a zoo's network built by zoo_networks.py, run by zoo_program.py
+                text = (f"NETWORK = {entry['zoo']!r}\n"
+                        + (HERE / "zoo_program.py").read_text(encoding="utf-8"))
+                (work / "zoo_networks.py").write_text(renamed(
+                    (HERE / "zoo_networks.py").read_text(encoding="utf-8"), package),
+                    encoding="utf-8")
             if entry["path"].endswith((".md", ".ipynb")):
                 program = work / "program.json"
                 page = [renamed(b, package) for b in blocks_of(entry["path"], text)]
@@ -266,7 +275,8 @@ def ms_side(entry: dict, args, run: int) -> dict:
     if not args.ms_cache:
         return run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
     harness = "".join((HERE / name).read_text(encoding="utf-8")
-                      for name in ("program_harness.py", "model_program.py"))
+                      for name in ("program_harness.py", "model_program.py", "zoo_program.py",
+                                   "zoo_networks.py"))
     key = hashlib.sha256(json.dumps([entry, run, harness], sort_keys=True).encode()).hexdigest()
     path = Path(args.ms_cache) / f"{key[:32]}.json"
     if path.exists():
