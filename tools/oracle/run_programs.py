@@ -34,8 +34,9 @@ raising), twice, printing the same number of lines; lines its two runs print dif
 third MindSpore run prints differently. It passes on cellgraph when cellgraph runs it to the
 end and prints the same: the same text, with numbers equal within rel 1e-5 / abs 1e-6 (1e-3
 where the line says float16; a number printed with few digits, within one unit of its last
-digit, which is as close as the print tells), integers and words exactly. Lines that report
-times, addresses or paths are left out of the comparison.
+digit, which is as close as the print tells), integers and words exactly, a NumPy scalar
+as NumPy 1 prints it (0.5 for NumPy 2's np.float64(0.5)). Lines that report times, addresses
+or paths are left out of the comparison.
 """
 from __future__ import annotations
 
@@ -213,11 +214,17 @@ def pytest_outcomes(out: str) -> dict:
     return found
 
 
+# NumPy 2 spells a scalar's repr np.float64(0.5) (np.True_) where NumPy 1 (the oracle's) wrote
+# 0.5 (True)
+NUMPY_SCALAR = re.compile(r"np\.(?:float|int|uint|bool|complex|str)\w*\(([^()]*)\)"
+                          r"|np\.(True|False)_\b")
+
+
 def _compared(text: str, package: str) -> list[str]:
     lines = []
     for line in text.replace(package, "mindspore").splitlines():
         if line.strip() and not VOLATILE.search(line):
-            lines.append(line.rstrip())
+            lines.append(NUMPY_SCALAR.sub(lambda m: m.group(1) or m.group(2), line.rstrip()))
     return lines
 
 
