@@ -1,8 +1,12 @@
 """vision.ResizedCrop, and Resize with Inter.NEAREST (OpenCV's source index floor(dst / scale)),
 pixels and checks as MindSpore 2.10 gives them (recorded from it)."""
+import io
+
 import numpy as np
 import pytest
+from PIL import Image
 
+import cellgraph.dataset as ds
 from cellgraph.dataset import vision as v
 
 IMG = (np.arange(8 * 10 * 3) * 7 % 256).astype(np.uint8).reshape(8, 10, 3)
@@ -41,3 +45,45 @@ def test_resized_crop_checks(args, error, message):
         v.ResizedCrop(*args)
     with pytest.raises(TypeError, match="Argument interpolation with value None"):
         v.ResizedCrop(2, 3, 4, 5, (2, 3), None)
+
+
+def _coordinates() -> np.ndarray:
+    """A 30x50 image whose channels are its row, its column and their sum."""
+    rows, cols = np.meshgrid(np.arange(30), np.arange(50), indexing="ij")
+    return np.stack([rows, cols, rows + cols], -1).astype(np.uint8)
+
+
+@pytest.fixture
+def seed():
+    old = ds.config.get_seed()
+    yield ds.config.set_seed
+    ds.config.set_seed(old)
+
+
+def test_random_resized_crop_draws_mindspore_s_crops_on_the_dataset_seed(seed):
+    # MindSpore's C++ GetCropBox on std::mt19937: the rows and columns each crop holds
+    seed(7)
+    data = ds.NumpySlicesDataset({"image": np.stack([_coordinates()] * 6)}, shuffle=False)
+    crop = v.RandomResizedCrop((3, 4), scale=(0.05, 0.9), ratio=(0.5, 2.0),
+                               interpolation=v.Inter.NEAREST)
+    data = data.map(crop, input_columns="image", num_parallel_workers=1)
+    got = [(im[:, 0, 0].tolist(), im[0, :, 1].tolist())
+           for im in (item["image"] for item in data.create_dict_iterator(output_numpy=True))]
+    assert got == [([4, 9, 14], [31, 33, 36, 39]), ([5, 11, 17], [11, 19, 28, 37]),
+                   ([0, 4, 8], [10, 13, 16, 19]), ([4, 12, 21], [16, 22, 29, 36]),
+                   ([3, 11, 20], [1, 6, 12, 17]), ([8, 14, 20], [24, 30, 36, 42])]
+
+
+def test_random_crop_decode_resize_draws_mindspore_s_crops_on_the_dataset_seed(seed):
+    seed(3)
+    buffer = io.BytesIO()
+    Image.fromarray(_coordinates()).save(buffer, format="PNG")
+    png = np.frombuffer(buffer.getvalue(), np.uint8)
+    data = ds.NumpySlicesDataset({"image": [png] * 4}, shuffle=False)
+    crop = v.RandomCropDecodeResize((2, 3), scale=(0.05, 0.9), ratio=(0.5, 2.0),
+                                    interpolation=v.Inter.NEAREST)
+    data = data.map(crop, input_columns="image", num_parallel_workers=1)
+    got = [(im[:, 0, 0].tolist(), im[0, :, 1].tolist())
+           for im in (item["image"] for item in data.create_dict_iterator(output_numpy=True))]
+    assert got == [([0, 12], [3, 16, 29]), ([2, 14], [20, 29, 38]), ([2, 12], [8, 11, 15]),
+                   ([10, 18], [18, 21, 24])]
