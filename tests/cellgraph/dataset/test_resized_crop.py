@@ -1,6 +1,7 @@
 """vision.ResizedCrop, and Resize with Inter.NEAREST (OpenCV's source index floor(dst / scale)),
 pixels and checks as MindSpore 2.10 gives them (recorded from it)."""
 import io
+import os
 
 import numpy as np
 import pytest
@@ -87,3 +88,46 @@ def test_random_crop_decode_resize_draws_mindspore_s_crops_on_the_dataset_seed(s
            for im in (item["image"] for item in data.create_dict_iterator(output_numpy=True))]
     assert got == [([0, 12], [3, 16, 29]), ([2, 14], [20, 29, 38]), ([2, 12], [8, 11, 15]),
                    ([10, 18], [18, 21, 24])]
+
+
+def _crops_over_two_epochs(workers):
+    data = ds.NumpySlicesDataset({"image": np.stack([_coordinates()] * 7)}, shuffle=False)
+    crop = v.RandomResizedCrop((3, 4), scale=(0.05, 0.9), ratio=(0.5, 2.0),
+                               interpolation=v.Inter.NEAREST)
+    data = data.map(crop, input_columns="image", num_parallel_workers=workers)
+    rows = data.create_tuple_iterator(output_numpy=True, num_epochs=2)
+    return [(im[:, 0, 0].tolist(), im[0, :, 1].tolist()) for _ in range(2) for (im,) in rows]
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="a map of two workers needs two CPUs")
+def test_each_map_worker_draws_from_its_own_copy_of_the_op_in_turn(seed):
+    # MindSpore 2.10: worker w's copy is seeded with seed + w, the rows go to the workers in
+    # turn, and each epoch's end takes a turn (so epoch 2 starts on worker 1 after 7 rows)
+    seed(7)
+    assert _crops_over_two_epochs(2) == [
+        ([4, 9, 14], [31, 33, 36, 39]), ([3, 10, 17], [3, 11, 20, 28]),
+        ([5, 11, 17], [11, 19, 28, 37]), ([16, 19, 22], [17, 19, 22, 24]),
+        ([0, 4, 8], [10, 13, 16, 19]), ([4, 12, 21], [14, 19, 25, 31]),
+        ([4, 12, 21], [16, 22, 29, 36]),
+        ([3, 11, 20], [1, 6, 12, 17]), ([1, 7, 13], [8, 16, 25, 34]),
+        ([8, 14, 20], [24, 30, 36, 42]), ([2, 10, 18], [14, 22, 30, 38]),
+        ([9, 16, 23], [15, 19, 23, 27]), ([0, 8, 16], [7, 16, 26, 36]),
+        ([5, 7, 10], [23, 26, 29, 32])]
+    # one worker: one copy; the first epoch's rows are those test_random_resized_crop_...
+    # above draws
+    seed(7)
+    assert _crops_over_two_epochs(1)[:3] == [([4, 9, 14], [31, 33, 36, 39]),
+                                              ([5, 11, 17], [11, 19, 28, 37]),
+                                              ([0, 4, 8], [10, 13, 16, 19])]
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="a map of two workers needs two CPUs")
+def test_debug_mode_runs_the_map_on_one_worker(seed):
+    seed(7)
+    one = _crops_over_two_epochs(1)
+    ds.config.set_debug_mode(True)
+    try:
+        seed(7)
+        assert _crops_over_two_epochs(2) == one
+    finally:
+        ds.config.set_debug_mode(False)
