@@ -31,6 +31,17 @@ def test_resize_nearest():
         [3, 3, 3, 213, 213, 167, 167, 121, 121]
 
 
+def test_resize_bilinear_blends_an_edge_row_with_itself_as_opencv_does():
+    # OpenCV clamps the rows above and below the image to its edge row but keeps their
+    # weights, each product floored on its own: the top row's middle pixel is 79 where the
+    # edge row taken whole gives 80 (MindSpore 2.10's numbers)
+    image = (np.arange(3 * 4) * 53 % 251).astype(np.uint8).reshape(3, 4)
+    assert v.Resize((9, 5))(image).tolist() == [
+        [0, 37, 79, 122, 159], [0, 37, 80, 122, 159], [71, 49, 66, 109, 146],
+        [141, 61, 53, 96, 133], [212, 73, 41, 83, 120], [199, 119, 69, 70, 107],
+        [186, 164, 98, 57, 94], [173, 210, 127, 44, 81], [173, 210, 127, 44, 81]]
+
+
 @pytest.mark.parametrize("args, error, message", [
     ((2.1, 3, 4, 5, (3, 3)), TypeError, "Argument top with value 2.1 is not of type"),
     ((-1, 0, 4, 5, (3, 3)), ValueError, (r"Input top is not within the required interval of "
