@@ -218,6 +218,7 @@ class MapDataset(Dataset):
             self._names_order is None and len(self._names) == len(names)
         self._one_to_one = self.input_index[0] if one_to_one else None
         self._handling_key = object()  # what the iterator keeps the error handling under
+        self._turns_key = object()  # and the workers' turns (_WorkerTurns)
         # a Python function's values become the row's tensors when the map's operations end in
         # one (the functions in a row are composed, passing Python values to each other)
         self._ends_in_function = bool(self.operations) and \
@@ -283,6 +284,13 @@ class MapDataset(Dataset):
         # map's strategy when it launches the pipeline)
         handling = state.keep(self._handling_key, _error_handling)
         run = calling_for(state, self.transform if handling is None else self._transform_or_fail)
+        # (MindSpore's debug mode runs the pipeline in one thread)
+        workers = 1 if config.get_debug_mode() else \
+            getattr(self, "num_parallel_workers", None) or config.get_num_parallel_workers()
+        if workers > 1:
+            turns = state.keep(self._turns_key, lambda: _WorkerTurns(workers))
+            state.on_epoch_end(turns.end_epoch)
+            run = turns.wrap(state, run)
         if not self.callbacks or not state.runs_callbacks:
             out = map(run, self.children[0].rows(state))
         else:
@@ -296,6 +304,29 @@ class MapDataset(Dataset):
 
 
 _FAILED = object()  # a row the map's operations failed on
+
+
+class _WorkerTurns:
+    """Which of a map's workers runs each row, as MindSpore deals them: in turn, over a
+    pass's epochs, each epoch's end marker taking a turn too. The worker's index picks the
+    copy of the C++ random ops that draws for the row (EpochState.words)."""
+
+    def __init__(self, workers: int):
+        self.workers, self.turn = workers, 0
+
+    def end_epoch(self) -> None:
+        self.turn += 1
+
+    def wrap(self, state, run):
+        def run_on_worker(row):
+            state.worker = self.turn % self.workers
+            self.turn += 1
+            try:
+                return run(row)
+            finally:
+                state.worker = 0
+
+        return run_on_worker
 
 
 def _error_handling():

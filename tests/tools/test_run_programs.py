@@ -107,3 +107,11 @@ def test_a_test_runs_in_the_folder_cwd_names_and_its_outcomes_are_read(tmp_path)
         result = runner.run_side(sys.executable, "cellgraph", mirrors, dict(entry, cwd=cwd), 120)
         outcomes[cwd] = list(runner.pytest_outcomes(result["out"]).values())
     assert outcomes == {"suite/unit": ["PASSED"], "": ["FAILED"]}
+
+
+def test_numpy_2_s_scalar_repr_reads_as_numpy_1_s():
+    # the oracle's NumPy 1 prints a metric's np.float64 as 0.5, NumPy 2 as np.float64(0.5)
+    same = _runner().first_difference
+    assert same("{'Top_1_Accuracy': 0.5}\n", "{'Top_1_Accuracy': np.float64(0.5)}\n") is None
+    assert same("(1, True, False)\n", "(np.int64(1), np.True_, np.False_)\n") is None
+    assert same("{'acc': 0.5}\n", "{'acc': np.float64(0.75)}\n") is not None

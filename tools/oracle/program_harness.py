@@ -7,9 +7,10 @@ text says which).
 
 Before the program starts: Python's and NumPy's global generators are seeded (0), and the
 folder holds a module `download` in place of the PyPI package the tutorials fetch their data
-with, which writes synthetic datasets of the real ones' formats and shapes instead (the
-same bytes on both sides, from their own generator). A URL it has no synthetic data for raises,
-on both sides alike.
+with, which writes synthetic datasets of the real ones' formats and shapes instead, and
+pretrained checkpoints as random weights of the real ones' names and shapes (the same bytes on
+both sides, from their own generator; synthetic_cv.py holds the computer-vision pages'). A URL
+it has no synthetic data for raises, on both sides alike.
 """
 import io
 import json
@@ -22,6 +23,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+from synthetic_cv import SYNTHETIC_CV
 
 SIZES = {"train": 256, "test": 64}  # MNIST, whose files say how many images they hold
 CIFAR_RECORDS = 10000
@@ -64,7 +66,8 @@ def cifar10_files(rng: np.random.RandomState) -> dict:
     return files
 
 
-SYNTHETIC = {"MNIST_Data.zip": mnist_files, "cifar-10-binary.tar.gz": cifar10_files}
+SYNTHETIC = {"MNIST_Data.zip": mnist_files, "cifar-10-binary.tar.gz": cifar10_files,
+             **SYNTHETIC_CV}
 
 
 def download(url, path="./", kind="file", replace=False, **_):
@@ -74,6 +77,11 @@ def download(url, path="./", kind="file", replace=False, **_):
         raise RuntimeError(f"program_harness: no synthetic data for {url}")
     files = SYNTHETIC[name](np.random.RandomState(1234))
     root = Path(path)
+    target = root / name if root.is_dir() or str(path).endswith("/") else root
+    if isinstance(files, bytes):  # a single file (a checkpoint), not an archive
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(files)
+        return str(target)
     if kind in ("zip", "tar", "tar.gz"):
         for rel, data in files.items():
             out = root / rel
@@ -92,7 +100,6 @@ def download(url, path="./", kind="file", replace=False, **_):
                 info = tarfile.TarInfo(rel)
                 info.size = len(data)
                 t.addfile(info, io.BytesIO(data))
-    target = root / name if root.is_dir() or str(path).endswith("/") else root
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(buffer.getvalue())
     return str(target)

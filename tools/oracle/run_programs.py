@@ -36,8 +36,9 @@ raising), twice, printing the same number of lines; lines its two runs print dif
 third MindSpore run prints differently. It passes on cellgraph when cellgraph runs it to the
 end and prints the same: the same text, with numbers equal within rel 1e-5 / abs 1e-6 (1e-3
 where the line says float16; a number printed with few digits, within one unit of its last
-digit, which is as close as the print tells), integers and words exactly. Lines that report
-times, addresses or paths are left out of the comparison.
+digit, which is as close as the print tells), integers and words exactly, a NumPy scalar
+as NumPy 1 prints it (0.5 for NumPy 2's np.float64(0.5)). Lines that report times, addresses
+or paths are left out of the comparison.
 """
 from __future__ import annotations
 
@@ -149,6 +150,12 @@ def write_tree(mirrors: Path, entry: dict, dest: Path, package: str) -> None:
             out.write_bytes(data)
 
 
+def harness_files() -> list[str]:
+    """program_harness.py and the modules of synthetic data it imports, copied beside a
+    program."""
+    return ["program_harness.py", *sorted(f.name for f in HERE.glob("synthetic_*.py"))]
+
+
 def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: float) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"prog_{package}_") as tmp:
         work = Path(tmp)
@@ -185,7 +192,8 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
             else:
                 program = work / "program.py"
                 program.write_text(renamed(text, package), encoding="utf-8")
-            shutil.copyfile(HERE / "program_harness.py", work / "program_harness.py")
+            for helper in harness_files():
+                shutil.copyfile(HERE / helper, work / helper)
             cmd = [python, str(work / "program_harness.py"), str(program)]
         try:
             proc = subprocess.run(cmd, cwd=work / entry.get("cwd", ""), env=env,
@@ -215,11 +223,17 @@ def pytest_outcomes(out: str) -> dict:
     return found
 
 
+# NumPy 2 spells a scalar's repr np.float64(0.5) (np.True_) where NumPy 1 (the oracle's) wrote
+# 0.5 (True)
+NUMPY_SCALAR = re.compile(r"np\.(?:float|int|uint|bool|complex|str)\w*\(([^()]*)\)"
+                          r"|np\.(True|False)_\b")
+
+
 def _compared(text: str, package: str) -> list[str]:
     lines = []
     for line in text.replace(package, "mindspore").splitlines():
         if line.strip() and not VOLATILE.search(line):
-            lines.append(line.rstrip())
+            lines.append(NUMPY_SCALAR.sub(lambda m: m.group(1) or m.group(2), line.rstrip()))
     return lines
 
 
@@ -275,7 +289,7 @@ def ms_side(entry: dict, args, run: int) -> dict:
     if not args.ms_cache:
         return run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
     harness = "".join((HERE / name).read_text(encoding="utf-8")
-                      for name in ("program_harness.py", "model_program.py", "zoo_program.py",
+                      for name in (*harness_files(), "model_program.py", "zoo_program.py",
                                    "zoo_networks.py"))
     key = hashlib.sha256(json.dumps([entry, run, harness], sort_keys=True).encode()).hexdigest()
     path = Path(args.ms_cache) / f"{key[:32]}.json"

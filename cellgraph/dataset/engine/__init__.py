@@ -42,6 +42,9 @@ class EpochState:
         self._end_hooks: list = []  # what an epoch's end tells (the maps' dataset callbacks)
         self.runs_callbacks = False  # an iterator's pass runs the maps' dataset callbacks
         self._passes: dict[int, int] = {}  # passes begun over each source (samplers' draws)
+        # the worker of the map calling its operations now: MindSpore's map gives each of its
+        # workers its own C++ ops, seeded with the dataset seed plus the worker's index
+        self.worker = 0
         self._pending_passes: list = []  # counts for the next sources counted (a resumed pass)
 
     def keep(self, node, make):
@@ -61,13 +64,14 @@ class EpochState:
 
     def words(self, node, make):
         """The `std::mt19937` engine (`_std_shuffle.Mt19937Words`) of a transform that draws
-        as MindSpore's C++ ops do, made by `make` on first use: MindSpore makes its C++ ops,
-        seeded, whenever an iterator builds the pipeline, so each pass starts it afresh and
-        keeps it over its epochs and repeats."""
-        key = ("words", id(node))  # apart from the node's NumPy generator, if it has both
+        as MindSpore's C++ ops do, the calling map worker's copy, made by `make(worker)` on
+        first use: MindSpore makes its C++ ops, seeded, whenever an iterator builds the
+        pipeline, so each pass starts them afresh and keeps them over its epochs and repeats."""
+        # apart from the node's NumPy generator, if it has both
+        key = ("words", id(node), self.worker)
         engine = self._rngs.get(key)
         if engine is None:
-            engine = self._rngs[key] = make()
+            engine = self._rngs[key] = make(self.worker)
             if self._pending:
                 engine.state = self._pending.pop(0)
         return engine

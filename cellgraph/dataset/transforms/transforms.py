@@ -108,9 +108,11 @@ class CppRandomOperation(TensorOperation):
 
         state = current_pass()
         if state is not None:  # in a pipeline: an engine the pass seeds when it begins
-            return state.words(self, lambda: _std_shuffle.Mt19937Words(
-                config.get_seed() if config.seeding()
-                else int(np.random.SeedSequence().entropy % 2**32)))
+            # each map worker's copy is seeded with the seed plus the worker's index
+            base = config.get_seed() if config.seeding() else int(
+                np.random.SeedSequence().entropy % 2**32)
+            return state.words(self, lambda worker: _std_shuffle.Mt19937Words(
+                (base + worker) % 2**32))
         seeding = config.seeding()
         if self._words is None or self._seeding != seeding:
             seed = config.get_seed() if seeding else int(np.random.SeedSequence().entropy

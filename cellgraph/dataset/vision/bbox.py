@@ -9,15 +9,13 @@ resize, the padding's shift) is MindSpore's, float32 arithmetic included.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from cellgraph.dataset import _std_shuffle as std
 from cellgraph.dataset.core.validator_helpers import check_value, type_check
 from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
-from .geometry import DRAWN_INTER, _crop_scale_ratio
+from .geometry import DRAWN_INTER, _crop_scale_ratio, cpp_crop_box
 from .transforms import (
     Border,
     Inter,
@@ -255,34 +253,7 @@ class RandomResizedCropWithBBox(CppRandomOperation):
 
     def crop_box(self, h_in: int, w_in: int) -> tuple[int, int, int, int]:
         """(x, y, height, width) of the crop, drawn as MindSpore's GetCropBox draws it."""
-        words, f = self.words, np.float32
-        low_aspect, high_aspect = f(self.ratio[0]), f(self.ratio[1])
-        log_low, log_high = f(math.log(low_aspect)), f(math.log(high_aspect))
-        for _ in range(self.max_attempts):
-            scale = float(std.uniform_float(words, self.scale[0], self.scale[1]))
-            aspect = math.exp(float(std.uniform_float(words, log_low, log_high)))
-            limit = (2**31 - 1) // h_in // w_in
-            if not limit > scale or not limit / scale > aspect:
-                raise RuntimeError("RandomCropAndResizeOp: multiplication out of bounds, check "
-                                   "image width, image height, sample scale and sample aspect "
-                                   "first.")
-            width = max(int(_round(math.sqrt(h_in * w_in * scale * aspect))), 1)
-            height = max(int(_round(width / aspect)), 1)
-            if width <= w_in and height <= h_in:
-                x = std.uniform_int(words, 0, w_in - width)
-                y = std.uniform_int(words, 0, h_in - height)
-                return x, y, height, width
-        img_aspect = w_in / h_in
-        if img_aspect < low_aspect:
-            width, height = w_in, int(_round(w_in / float(low_aspect)))
-        elif img_aspect > high_aspect:
-            height, width = h_in, int(_round(h_in * float(high_aspect)))
-        else:
-            width, height = w_in, h_in
-        width, height = max(width, 1), max(height, 1)
-        x = int(_round(float(f(w_in - width) / f(2))))
-        y = int(_round(float(f(h_in - height) / f(2))))
-        return x, y, height, width
+        return cpp_crop_box(self.words, h_in, w_in, self.scale, self.ratio, self.max_attempts)
 
     def __call__(self, *row):
         image, boxes = _validate(row)
@@ -295,11 +266,6 @@ class RandomResizedCropWithBBox(CppRandomOperation):
         out_h, out_w = self.size
         out = resize_array(_crop(image, y, x, height, width), out_h, out_w, self.interpolation)
         return out, resize_boxes(boxes, out_w, out_h, width, height)
-
-
-def _round(value: float) -> float:
-    """C's round: halves away from zero."""
-    return math.floor(value + 0.5) if value >= 0 else -math.floor(-value + 0.5)
 
 
 class BoundingBoxAugment(CppRandomOperation):

@@ -119,10 +119,52 @@ def _crop_scale_ratio(scale, ratio) -> tuple:
     return (float(scale[0]), float(scale[1])), (float(ratio[0]), float(ratio[1]))
 
 
-class RandomResizedCrop(_RandomOp):
+def _c_round(value: float) -> float:
+    """C's round: halves away from zero."""
+    return math.floor(value + 0.5) if value >= 0 else -math.floor(-value + 0.5)
+
+
+def cpp_crop_box(words, h_in: int, w_in: int, scale, ratio,
+                 max_attempts: int) -> tuple[int, int, int, int]:
+    """(x, y, height, width) of a random resized crop as MindSpore's C++ GetCropBox draws it
+    from the op's `std::mt19937` (`words`): the area fraction and the log aspect from
+    uniform_real_distribution<float>, then x and y from uniform_int_distribution; after
+    `max_attempts` misses, the central crop of the clamped aspect."""
+    f = np.float32
+    low_aspect, high_aspect = f(ratio[0]), f(ratio[1])
+    log_low, log_high = f(math.log(low_aspect)), f(math.log(high_aspect))
+    for _ in range(max_attempts):
+        sample_scale = float(_std.uniform_float(words, scale[0], scale[1]))
+        aspect = math.exp(float(_std.uniform_float(words, log_low, log_high)))
+        limit = (2**31 - 1) // h_in // w_in
+        if not limit > sample_scale or not limit / sample_scale > aspect:
+            raise RuntimeError("RandomCropAndResizeOp: multiplication out of bounds, check "
+                               "image width, image height, sample scale and sample aspect "
+                               "first.")
+        width = max(int(_c_round(math.sqrt(h_in * w_in * sample_scale * aspect))), 1)
+        height = max(int(_c_round(width / aspect)), 1)
+        if width <= w_in and height <= h_in:
+            x = _std.uniform_int(words, 0, w_in - width)
+            y = _std.uniform_int(words, 0, h_in - height)
+            return x, y, height, width
+    img_aspect = w_in / h_in
+    if img_aspect < low_aspect:
+        width, height = w_in, int(_c_round(w_in / float(low_aspect)))
+    elif img_aspect > high_aspect:
+        height, width = h_in, int(_c_round(h_in * float(high_aspect)))
+    else:
+        width, height = w_in, h_in
+    width, height = max(width, 1), max(height, 1)
+    x = int(_c_round(float(f(w_in - width) / f(2))))
+    y = int(_c_round(float(f(h_in - height) / f(2))))
+    return x, y, height, width
+
+
+class RandomResizedCrop(CppRandomOperation, _RandomOp):
     """A random region of `scale` times the area and aspect ratio in `ratio`, resized to
     `size` (Inception's crop); after `max_attempts` misses, the central crop of the clamped
-    ratio."""
+    ratio. Arrays are cropped where MindSpore's C++ op crops them (`cpp_crop_box`, on the
+    dataset seed); Pillow images, which MindSpore crops in Python, from cellgraph's generator."""
 
     @property
     def python_implementation(self) -> bool:
@@ -137,7 +179,7 @@ class RandomResizedCrop(_RandomOp):
         self.max_attempts = int(max_attempts)
 
     def region(self, height: int, width: int) -> tuple[int, int, int, int]:
-        """(top, left, height, width) of the crop."""
+        """(top, left, height, width) of the crop, from cellgraph's generator."""
         area = height * width
         log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
         for _ in range(self.max_attempts):
@@ -158,7 +200,12 @@ class RandomResizedCrop(_RandomOp):
         return (height - h) // 2, (width - w) // 2, h, w
 
     def __call__(self, image):
-        top, left, h, w = self.region(*_hw(image))
+        height, width = _hw(image)
+        if self.python_implementation:
+            top, left, h, w = self.region(height, width)
+        else:
+            left, top, h, w = cpp_crop_box(self.words, height, width, self.scale, self.ratio,
+                                           self.max_attempts)
         return self.resize(_crop(image, top, left, h, w))
 
 

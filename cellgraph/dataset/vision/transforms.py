@@ -156,14 +156,20 @@ def _linear_axis(out_len: int, in_len: int):
 _COEF_SCALE = 2048  # OpenCV's INTER_RESIZE_COEF_SCALE: the weights' fixed point
 
 
-def _cv_linear_taps(out_len: int, in_len: int):
+def _cv_linear_taps(out_len: int, in_len: int, clamp_weights: bool = True):
     """OpenCV's source index and fixed-point weights (w0, w1) per output position of its
     INTER_LINEAR resize: positions (d + 0.5) * in / out - 0.5 in float, clamped to the edges,
-    each weight rounded on its own."""
+    each weight rounded on its own. Across (columns) a position beyond an edge takes the edge
+    pixel whole; down (rows, `clamp_weights=False`) OpenCV clamps the two rows' indices only,
+    so an edge row is blended with itself by the unclamped weights."""
     scale = 1.0 / (out_len / in_len)
     pos = ((np.arange(out_len) + 0.5) * scale - 0.5).astype(np.float32)
     low = np.floor(pos).astype(np.int64)
     frac = pos - low.astype(np.float32)
+    if not clamp_weights:
+        w0 = np.rint((np.float32(1) - frac) * np.float32(_COEF_SCALE)).astype(np.int64)
+        w1 = np.rint(frac * np.float32(_COEF_SCALE)).astype(np.int64)
+        return np.clip(low, 0, in_len - 1), np.clip(low + 1, 0, in_len - 1), w0, w1
     frac[low < 0] = 0
     low[low < 0] = 0
     edge = low >= in_len - 1
@@ -182,7 +188,7 @@ def _cv_linear_u8(image: np.ndarray, height: int, width: int) -> np.ndarray:
     src = image.reshape(in_h, in_w, -1).astype(np.int64)
     left, right, a0, a1 = _cv_linear_taps(width, in_w)
     rows = src[:, left] * a0[None, :, None] + src[:, right] * a1[None, :, None]
-    top, bottom, b0, b1 = _cv_linear_taps(height, in_h)
+    top, bottom, b0, b1 = _cv_linear_taps(height, in_h, clamp_weights=False)
     s0, s1 = rows[top] >> 4, rows[bottom] >> 4
     b0, b1 = b0[:, None, None], b1[:, None, None]
     out = (((s0 * b0) >> 16) + ((s1 * b1) >> 16) + 2) >> 2

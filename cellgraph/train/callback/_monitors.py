@@ -6,6 +6,8 @@ import time
 
 import numpy as np
 
+from cellgraph._checkparam import check_positive_int
+
 from ._callback import Callback
 
 __all__ = ["EarlyStopping", "History", "LambdaCallback", "LossMonitor", "TimeMonitor"]
@@ -107,11 +109,14 @@ class TimeMonitor(Callback):
     def on_train_epoch_end(self, run_context):
         cb_params = run_context.original_args()
         elapsed = (time.perf_counter() - self.epoch_time) * 1000
-        steps = self.data_size or cb_params.get("steps_in_epoch") or cb_params.batch_num
-        data = f" (data time: {self._data_seconds * 1000 / max(steps, 1):5.3f} ms)" \
+        # as MindSpore: the epoch's steps (batch_num) where the run knows them, else data_size
+        batch_num = cb_params.get("batch_num")
+        steps = batch_num if isinstance(batch_num, int) and batch_num > 0 else self.data_size
+        check_positive_int(steps)
+        data = f" (data time: {self._data_seconds * 1000 / steps:5.3f} ms)" \
             if self.data_time else ""
         print(f"Train epoch time: {elapsed:5.3f} ms, per step time: "
-              f"{elapsed / max(steps, 1):5.3f} ms{data}", flush=True)
+              f"{elapsed / steps:5.3f} ms{data}", flush=True)
 
 
 class History(Callback):
