@@ -147,6 +147,11 @@ def write_tree(mirrors: Path, entry: dict, dest: Path, package: str) -> None:
             out.write_bytes(data)
 
 
+def harness_files() -> list[Path]:
+    """program_harness.py and the synthetic data makers it imports, copied beside a program."""
+    return [HERE / "program_harness.py", *sorted(HERE.glob("synthetic_*.py"))]
+
+
 def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: float) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"prog_{package}_") as tmp:
         work = Path(tmp)
@@ -176,7 +181,8 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
             else:
                 program = work / "program.py"
                 program.write_text(renamed(text, package), encoding="utf-8")
-            shutil.copyfile(HERE / "program_harness.py", work / "program_harness.py")
+            for helper in harness_files():
+                shutil.copyfile(helper, work / helper.name)
             cmd = [python, str(work / "program_harness.py"), str(program)]
         try:
             proc = subprocess.run(cmd, cwd=work / entry.get("cwd", ""), env=env,
@@ -265,8 +271,8 @@ def ms_side(entry: dict, args, run: int) -> dict:
     cellgraph's reruns, and takes most of the time)."""
     if not args.ms_cache:
         return run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
-    harness = "".join((HERE / name).read_text(encoding="utf-8")
-                      for name in ("program_harness.py", "model_program.py"))
+    harness = "".join(path.read_text(encoding="utf-8")
+                      for path in [*harness_files(), HERE / "model_program.py"])
     key = hashlib.sha256(json.dumps([entry, run, harness], sort_keys=True).encode()).hexdigest()
     path = Path(args.ms_cache) / f"{key[:32]}.json"
     if path.exists():
