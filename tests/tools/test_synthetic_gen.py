@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 from PIL import Image
 
-from tests.tools.oracle_tools import load
+from .oracle_tools import load
 
 gen = load("synthetic_gen")
 harness = load("program_harness")
