@@ -177,7 +177,11 @@ def run_blocks(path: Path) -> None:
 def main(program: str) -> None:
     random.seed(0)
     np.random.seed(0)
-    # a page's cache under the home folder (~/.mindspore_examples) starts empty each run
+    # a page's cache under the home folder (~/.mindspore_examples) starts empty each run;
+    # the tools' own caches (matplotlib's fonts) stay where they were
+    home = Path.home()
+    os.environ.setdefault("XDG_CACHE_HOME", str(home / ".cache"))
+    os.environ.setdefault("XDG_CONFIG_HOME", str(home / ".config"))
     os.environ["HOME"] = str(Path(program).resolve().parent)
     _install_download_module()
     sys.argv = [program]
