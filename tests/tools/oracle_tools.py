@@ -7,10 +7,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def load(name: str):
-    # a script imports its neighbours (program_harness.py its synthetic data) as a program
-    # started from that folder does
-    if str(ROOT / "tools" / "oracle") not in sys.path:
-        sys.path.insert(0, str(ROOT / "tools" / "oracle"))
+    # a script finds the modules beside it (its folder is first on its path when it runs)
+    folder = str(ROOT / "tools" / "oracle")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / "oracle" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -8,12 +8,16 @@ text says which).
 Before the program starts: Python's and NumPy's global generators are seeded (0), and the
 folder holds a module `download` in place of the PyPI package the tutorials fetch their data
 with, which writes synthetic datasets of the real ones' formats and shapes instead, and
-pretrained checkpoints as random weights of the real ones' names and shapes (the same bytes on
-both sides, from their own generator; synthetic_cv.py holds the computer-vision pages'). A URL
-it has no synthetic data for raises, on both sides alike.
+pretrained checkpoints as random weights of the real ones' names and shapes (the same bytes
+on both sides, from their own generator; synthetic_cv.py holds the computer-vision pages',
+synthetic_gen.py the generative and NLP pages'), and a module `requests` whose `get` serves
+the same archives to the pages that fetch theirs over HTTP (into a home folder that is the
+program's own). A URL it has no synthetic data for raises, on both sides alike.
 """
+import gzip
 import io
 import json
+import os
 import random
 import runpy
 import sys
@@ -23,6 +27,7 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
+import synthetic_gen
 from synthetic_cv import SYNTHETIC_CV
 
 SIZES = {"train": 256, "test": 64}  # MNIST, whose files say how many images they hold
@@ -67,48 +72,83 @@ def cifar10_files(rng: np.random.RandomState) -> dict:
 
 
 SYNTHETIC = {"MNIST_Data.zip": mnist_files, "cifar-10-binary.tar.gz": cifar10_files,
-             **SYNTHETIC_CV}
+             **SYNTHETIC_CV, **synthetic_gen.ARCHIVES}
+
+
+def _synthetic_files(url: str) -> tuple[str, dict | bytes]:
+    name = url.rstrip("/").rsplit("/", 1)[-1]
+    if name not in SYNTHETIC:
+        raise RuntimeError(f"program_harness: no synthetic data for {url}")
+    return name, SYNTHETIC[name](np.random.RandomState(1234))
+
+
+def archive(name: str, files: dict | bytes) -> bytes:
+    """The files as a .zip or a .tar(.gz) archive, the same bytes on each run (no times); a
+    single file (a checkpoint) as itself."""
+    if isinstance(files, bytes):
+        return files
+    buffer = io.BytesIO()
+    if name.endswith(".zip"):
+        with zipfile.ZipFile(buffer, "w") as z:
+            for rel, data in files.items():
+                z.writestr(zipfile.ZipInfo(rel, (1980, 1, 1, 0, 0, 0)), data)
+        return buffer.getvalue()
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w") as t:
+        for rel, data in files.items():
+            info = tarfile.TarInfo(rel)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    if not name.endswith((".gz", ".tgz")):
+        return packed.getvalue()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as z:
+        z.write(packed.getvalue())
+    return buffer.getvalue()
 
 
 def download(url, path="./", kind="file", replace=False, **_):
     """What the `download` package does for the tutorials' archives, with synthetic contents."""
-    name = url.rstrip("/").rsplit("/", 1)[-1]
-    if name not in SYNTHETIC:
-        raise RuntimeError(f"program_harness: no synthetic data for {url}")
-    files = SYNTHETIC[name](np.random.RandomState(1234))
+    name, files = _synthetic_files(url)
     root = Path(path)
     target = root / name if root.is_dir() or str(path).endswith("/") else root
-    if isinstance(files, bytes):  # a single file (a checkpoint), not an archive
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(files)
-        return str(target)
-    if kind in ("zip", "tar", "tar.gz"):
+    if kind in ("zip", "tar", "tar.gz") and isinstance(files, dict):
         for rel, data in files.items():
             out = root / rel
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(data)
         return str(root)
     # kind="file": the archive itself
-    buffer = io.BytesIO()
-    if name.endswith(".zip"):
-        with zipfile.ZipFile(buffer, "w") as z:
-            for rel, data in files.items():
-                z.writestr(rel, data)
-    else:
-        with tarfile.open(fileobj=buffer, mode="w:gz") as t:
-            for rel, data in files.items():
-                info = tarfile.TarInfo(rel)
-                info.size = len(data)
-                t.addfile(info, io.BytesIO(data))
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(buffer.getvalue())
+    target.write_bytes(archive(name, files))
     return str(target)
+
+
+class _Response:
+    """What `requests.get(url, stream=True)` answers, for a synthetic archive."""
+
+    status_code = 200
+
+    def __init__(self, url):
+        self.url = url
+        self.content = archive(*_synthetic_files(url))
+        self.headers = {"Content-Length": str(len(self.content))}
+
+    def iter_content(self, chunk_size=1):
+        step = chunk_size or len(self.content)
+        for start in range(0, len(self.content), step):
+            yield self.content[start:start + step]
+
+    def raise_for_status(self):
+        return None
 
 
 def _install_download_module():
     module = type(sys)("download")
     module.download = download
     sys.modules["download"] = module
+    http = type(sys)("requests")
+    http.get = lambda url, **_: _Response(url)
+    sys.modules["requests"] = http
 
 
 def builtin_type(error: BaseException) -> str:
@@ -143,6 +183,12 @@ def run_blocks(path: Path) -> None:
 def main(program: str) -> None:
     random.seed(0)
     np.random.seed(0)
+    # a page's cache under the home folder (~/.mindspore_examples) starts empty each run;
+    # the tools' own caches (matplotlib's fonts) stay where they were
+    home = Path.home()
+    os.environ.setdefault("XDG_CACHE_HOME", str(home / ".cache"))
+    os.environ.setdefault("XDG_CONFIG_HOME", str(home / ".config"))
+    os.environ["HOME"] = str(Path(program).resolve().parent)
     _install_download_module()
     sys.argv = [program]
     sys.path.insert(0, str(Path(program).resolve().parent))

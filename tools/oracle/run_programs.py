@@ -150,10 +150,9 @@ def write_tree(mirrors: Path, entry: dict, dest: Path, package: str) -> None:
             out.write_bytes(data)
 
 
-def harness_files() -> list[str]:
-    """program_harness.py and the modules of synthetic data it imports, copied beside a
-    program."""
-    return ["program_harness.py", *sorted(f.name for f in HERE.glob("synthetic_*.py"))]
+def harness_files() -> list[Path]:
+    """program_harness.py and the synthetic data makers it imports, copied beside a program."""
+    return [HERE / "program_harness.py", *sorted(HERE.glob("synthetic_*.py"))]
 
 
 def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: float) -> dict:
@@ -193,7 +192,7 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
                 program = work / "program.py"
                 program.write_text(renamed(text, package), encoding="utf-8")
             for helper in harness_files():
-                shutil.copyfile(HERE / helper, work / helper)
+                shutil.copyfile(helper, work / helper.name)
             cmd = [python, str(work / "program_harness.py"), str(program)]
         try:
             proc = subprocess.run(cmd, cwd=work / entry.get("cwd", ""), env=env,
@@ -288,9 +287,9 @@ def ms_side(entry: dict, args, run: int) -> dict:
     cellgraph's reruns, and takes most of the time)."""
     if not args.ms_cache:
         return run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
-    harness = "".join((HERE / name).read_text(encoding="utf-8")
-                      for name in (*harness_files(), "model_program.py", "zoo_program.py",
-                                   "zoo_networks.py"))
+    harness = "".join(path.read_text(encoding="utf-8")
+                      for path in [*harness_files(), HERE / "model_program.py",
+                                   HERE / "zoo_program.py", HERE / "zoo_networks.py"])
     key = hashlib.sha256(json.dumps([entry, run, harness], sort_keys=True).encode()).hexdigest()
     path = Path(args.ms_cache) / f"{key[:32]}.json"
     if path.exists():
