@@ -344,17 +344,17 @@ class Tensor(TensorMethods):
                                      "scalars"))
 
     def __index__(self) -> int:
-        """An integer Tensor of shape () or (1,) indexes a Python list (`x1[Tensor([i])]`)."""
+        """An integer Tensor of one element indexes a Python list (`x1[Tensor([i])]`)."""
         message = "Only integer tensors of a single element can be converted to an index"
         if self.dtype.is_float or self.dtype.is_complex:
             raise ArgumentValueError(f"{message}, got {self.dtype}")
         return int(self._one_element(message))
 
     def _one_element(self, message: str):
-        """The element of a Tensor of shape () or (1,), as MindSpore reads them; ValueError
-        for other shapes."""
+        """The element of a Tensor of one element, whatever its rank ((), (1,), (1, 1), ...),
+        as MindSpore reads them; ValueError for any other size."""
         data = self.asnumpy()
-        if data.shape not in ((), (1,)):
+        if data.size != 1:
             raise ArgumentValueError(f"{message}, got shape {data.shape}")
         return data.reshape(())[()]
 

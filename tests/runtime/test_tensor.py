@@ -108,6 +108,11 @@ def test_one_element_tensors_as_python_numbers_and_list_indices():
         items[Tensor([1.0])]
     with pytest.raises(ValueError, match="one element"):
         int(Tensor([1, 2]))
+    # one element of any rank, as MindSpore (a model's (1, 1) score read with int())
+    assert int(Tensor([[0.7]])) == 0 and float(Tensor([[[2.5]]])) == 2.5
+    assert items[Tensor([[1]])] == "b"
+    with pytest.raises(ValueError, match="one element"):
+        float(Tensor(np.zeros((0,), np.float32)))
 
 
 def test_bad_data_is_a_dtype_error():
