@@ -582,6 +582,9 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     """Slices of `input_params` along `axis` at `input_indices`; the first `batch_dims` axes of
     both are batch axes, each batch element gathering with its own indices."""
     ndim = abstract_of(input_params).ndim
+    if isinstance(axis, int) and not isinstance(axis, bool) and not -ndim <= axis < ndim:
+        raise ShapeError(f"For primitive[Gather], the axis must be in [{-ndim},{ndim}], but "
+                         f"got {axis}.")  # MindSpore's words
     axis = normalize_axis(axis, ndim)
     if batch_dims == 0:
         return A.gather(input_params, input_indices, axis=axis)

@@ -43,6 +43,16 @@ def test_out_of_range_indices_raise_mindspores_runtime_error(mode):
     ms.set_context(mode=ms.GRAPH_MODE)
 
 
+def test_an_axis_out_of_range_is_named_as_mindspore_does():
+    x, index = ms.Tensor(np.ones((3, 2), np.float32)), ms.Tensor(np.array([0], np.int32))
+    for axis, call in ((2, lambda: ops.gather(x, index, 2)), (-3, lambda: ops.Gather()(x, index, -3)),
+                       (5, lambda: x.gather(index, 5))):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value).startswith(f"For primitive[Gather], the axis must be in [-2,2], "
+                                          f"but got {axis}.")
+
+
 def test_embedding_lookup_zeroes_rows_outside_the_shard():
     # MindSpore 2.10's values for the same inputs
     table = ms.Tensor(np.arange(8).reshape(4, 2).astype(np.float32))
