@@ -45,7 +45,7 @@ from cellgraph.primitives.errors import (
     SourceLoc,
     UnsupportedError,
 )
-from cellgraph.primitives.tensor_methods import TensorMethods
+from cellgraph.primitives.tensor_methods import GraphSequenceArithmetic, TensorMethods
 
 from .compile_context import CompileContext, eager_param_cast
 from .host_array_methods import NumpyArrayMethods
@@ -101,7 +101,7 @@ def parameter_read_dtype(dtype):
     return cast_to if cast_to is not None and dtype.is_float else dtype
 
 
-class Tracer(TensorMethods):
+class Tracer(GraphSequenceArithmetic, TensorMethods):
     """A symbolic tensor inside the graph its builder is making."""
 
     __slots__ = ("builder", "ir_var")

@@ -19,10 +19,10 @@ from .errors import DTypeError
 
 def _seq(o, tensor):
     """A tuple or list of numbers added to, subtracted from or floor-divided with a Tensor is
-    a Tensor of that Tensor's dtype, as in MindSpore (`x + (1, 2, 3)`; `*`, `/`, `%` and `**`
-    refuse sequences there too); a tuple or list of Tensors is the Tensor they stack into (MindSpore's sequence to
-    Tensor conversion: `ops.Split()(x) + y`); anything else is left for the operation to take
-    or refuse."""
+    a Tensor of that Tensor's dtype, as in MindSpore (`x + (1, 2, 3)`; in PyNative mode `*`,
+    `/`, `%` and `**` refuse sequences, in a graph only `**`: GraphSequenceArithmetic); a tuple
+    or list of Tensors is the Tensor they stack into (MindSpore's sequence to Tensor conversion:
+    `ops.Split()(x) + y`); anything else is left for the operation to take or refuse."""
     if not isinstance(o, (tuple, list)):
         return o
     if o and all(hasattr(item, "aval") for item in o):
@@ -59,6 +59,22 @@ def _count(shape, axis) -> int:
     for a in normalize_axes(axis, len(shape)):
         count *= shape[a]
     return count
+
+
+class GraphSequenceArithmetic:
+    """A graph's `*`, `/` and `%` with a tuple or list on either side of a Tensor: MindSpore's
+    graph mode (multitype_ops mul_impl, div_impl, mod_impl: sequence_to_tensor) takes it as a
+    Tensor of the Tensor's dtype (`x * (1, 4, 16)`), where PyNative mode refuses it. A base of
+    the graph's values (the compiler's Tracer), before TensorMethods."""
+
+    __slots__ = ()
+
+    def __mul__(self, o): return F.mul(self, _seq(o, self))
+    def __rmul__(self, o): return F.mul(_seq(o, self), self)
+    def __truediv__(self, o): return F.div(self, _seq(o, self))
+    def __rtruediv__(self, o): return F.div(_seq(o, self), self)
+    def __mod__(self, o): return floor_division.floor_mod(self, _seq(o, self))
+    def __rmod__(self, o): return floor_division.floor_mod(_seq(o, self), self)
 
 
 class TensorMethods:

@@ -12,9 +12,16 @@ pretrained checkpoints as random weights of the real ones' names and shapes (the
 on both sides, from their own generator; synthetic_cv.py holds the computer-vision pages',
 synthetic_gen.py the generative and NLP pages'), and a module `requests` whose `get` serves
 the same archives to the pages that fetch theirs over HTTP (into a home folder that is the
-program's own). A URL it has no synthetic data for raises, on both sides alike.
+program's own). A URL it has no synthetic data for raises, on both sides alike. With
+PROGRAM_DEVICE=CPU in the environment (a program written for a GPU or an Ascend device, run
+on one CPU), the package's set_context and set_device take any device_target as "CPU", on
+both sides alike; with PROGRAM_DATA=FOLDER/NAME, the files of SYNTHETIC[NAME] are written
+under FOLDER first (a data file the program reads without downloading it; synthetic_sci.py
+makes those of the scientific applications).
 """
+import functools
 import gzip
+import importlib
 import io
 import json
 import os
@@ -27,8 +34,12 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-import synthetic_gen
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # loaded as a module, not run
+    sys.path.append(str(Path(__file__).resolve().parent))
+import synthetic_gen  # the modules beside this file
 from synthetic_cv import SYNTHETIC_CV
+from synthetic_sci import FILES as SCIENCE_FILES
 
 SIZES = {"train": 256, "test": 64}  # MNIST, whose files say how many images they hold
 CIFAR_RECORDS = 10000
@@ -72,7 +83,7 @@ def cifar10_files(rng: np.random.RandomState) -> dict:
 
 
 SYNTHETIC = {"MNIST_Data.zip": mnist_files, "cifar-10-binary.tar.gz": cifar10_files,
-             **SYNTHETIC_CV, **synthetic_gen.ARCHIVES}
+             **SYNTHETIC_CV, **synthetic_gen.ARCHIVES, **SCIENCE_FILES}
 
 
 def _synthetic_files(url: str) -> tuple[str, dict | bytes]:
@@ -104,6 +115,16 @@ def archive(name: str, files: dict | bytes) -> bytes:
     with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as z:
         z.write(packed.getvalue())
     return buffer.getvalue()
+
+
+def write_data(spec: str) -> None:
+    """`FOLDER/NAME`: SYNTHETIC[NAME]'s files written under FOLDER (relative to the program's
+    folder), where a program reads a data file it does not download."""
+    folder, _, name = spec.rpartition("/")
+    for rel, data in SYNTHETIC[name](np.random.RandomState(1234)).items():
+        out = Path(folder) / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
 
 
 def download(url, path="./", kind="file", replace=False, **_):
@@ -151,6 +172,29 @@ def _install_download_module():
     sys.modules["requests"] = http
 
 
+def _pin_device(program: str, device: str) -> None:
+    """set_context(device_target=...) and set_device(...) of the package the program imports
+    (its text says which) run with `device` in place of the program's own target."""
+    package = "cellgraph" if "cellgraph" in Path(program).read_text(encoding="utf-8") \
+        else "mindspore"
+    module = importlib.import_module(package)
+    context = importlib.import_module(f"{package}.context")
+    set_context, set_device = module.set_context, module.set_device
+
+    @functools.wraps(set_context)
+    def pinned_context(*args, **kwargs):
+        if "device_target" in kwargs:
+            kwargs["device_target"] = device
+        return set_context(*args, **kwargs)
+
+    @functools.wraps(set_device)
+    def pinned_device(device_target, *args, **kwargs):
+        return set_device(device, *args, **kwargs)
+
+    module.set_context = context.set_context = pinned_context
+    module.set_device = pinned_device
+
+
 def builtin_type(error: BaseException) -> str:
     """The built-in exception class an exception derives from (cellgraph's errors subclass
     the ones MindSpore raises). An error that derives from two (CheckpointNotFoundError: a
@@ -190,6 +234,10 @@ def main(program: str) -> None:
     os.environ.setdefault("XDG_CONFIG_HOME", str(home / ".config"))
     os.environ["HOME"] = str(Path(program).resolve().parent)
     _install_download_module()
+    if os.environ.get("PROGRAM_DATA"):
+        write_data(os.environ["PROGRAM_DATA"])
+    if os.environ.get("PROGRAM_DEVICE"):
+        _pin_device(program, os.environ["PROGRAM_DEVICE"])
     sys.argv = [program]
     sys.path.insert(0, str(Path(program).resolve().parent))
     if program.endswith(".json"):

@@ -24,11 +24,16 @@ The list is programs.txt beside this file, one program a line: `owner/name path 
   copy, gives it the same weights on both sides, runs one forward pass and two training steps.
 `path=a,b` adds folders of the copy to the module path; `cwd=a` runs the program in that folder of
 the copy (a test that opens its data by paths relative to its own folder, where its
-repository's CI starts it). Nothing of the repositories enters the
-project: each program is written into a temporary folder twice, the second time with the word
-`mindspore` written `cellgraph`, and run there on each side under program_harness.py (seeded
-generators; the tutorials' dataset downloads replaced by synthetic data of the same format and
-shapes).
+repository's CI starts it). `device=CPU` runs a program written for a GPU or an Ascend device
+on the CPU (program_harness.py takes the device_target it sets as CPU, on both sides);
+`set=FILE:key.key=value;key=value` rewrites entries of a YAML configuration file of the copy
+(FILE relative to the `cwd` folder) before the run: the epochs and sizes of a training program,
+cut so that it runs within the timeout; `data=FOLDER/NAME` writes program_harness.py's synthetic
+files for NAME (a data file the program reads) under FOLDER of the `cwd` folder first. Nothing
+of the repositories enters the project: each program is written into a temporary folder twice,
+the second time with the word `mindspore` written `cellgraph`, and run there on each side under
+program_harness.py (seeded generators; the tutorials' dataset downloads replaced by synthetic
+data of the same format and shapes).
 
 A program counts when MindSpore runs it to the end (a page: with at most half its blocks
 raising), twice, printing the same number of lines; lines its two runs print differently
@@ -155,11 +160,34 @@ def harness_files() -> list[Path]:
     return [HERE / "program_harness.py", *sorted(HERE.glob("synthetic_*.py"))]
 
 
+def override_config(folder: Path, spec: str) -> None:
+    """`FILE:a.b=value;c=value`: the YAML file's entries a.b and c set to the values (read as
+    YAML: 2, 0.5, [64, 64], true)."""
+    import yaml
+
+    rel, _, assignments = spec.partition(":")
+    path = folder / rel
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for assignment in filter(None, assignments.split(";")):
+        keys, _, value = assignment.partition("=")
+        *parents, last = keys.split(".")
+        node = config
+        for key in parents:
+            node = node[key]
+        if last not in node:
+            raise KeyError(f"{rel} has no entry {keys}")
+        node[last] = yaml.safe_load(value)
+    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+
+
 def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: float) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"prog_{package}_") as tmp:
         work = Path(tmp)
         write_tree(mirrors, entry, work, package)
+        if entry.get("set"):
+            override_config(work / entry.get("cwd", ""), entry["set"])
         env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", GLOG_v="3",
+                   PROGRAM_DEVICE=entry.get("device", ""), PROGRAM_DATA=entry.get("data", ""),
                    PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg",
                    PYTHONPATH=os.pathsep.join([str(work)] + [
                        str(work / p) for p in entry.get("pythonpath", "").split(",") if p]))
