@@ -48,6 +48,10 @@ _MINT_CLASSES = ("AvgPool1dExt", "AvgPool2dExt", "AvgPool3dExt", "Dropout2dExt",
 
 
 def __getattr__(name):
+    if name == "metrics":  # the module nn.metrics, as MindSpore's nn imports it
+        import importlib
+
+        return importlib.import_module("cellgraph.nn.metrics")
     if name in _METRIC_NAMES:
         from cellgraph.train import metrics
 

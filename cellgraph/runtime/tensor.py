@@ -806,6 +806,8 @@ class Parameter(Tensor):
     __module__ = "cellgraph.common.parameter"
 
     __slots__ = (
+        "_cache_enable",
+        "_cache_shape",
         "_comm_fusion",
         "_layerwise_parallel",
         "_name",
@@ -903,6 +905,30 @@ class Parameter(Tensor):
         self._parallel_optimizer = value
 
     @property
+    def cache_enable(self) -> bool:
+        """Whether this Parameter is marked for a device-side embedding cache (parameter-server
+        training reads the mark); False until set. Tensor.flush_from_cache writes such a cache
+        back, which cellgraph, keeping every Parameter whole on its device, never holds."""
+        return getattr(self, "_cache_enable", False)  # False for one made without __init__
+
+    @cache_enable.setter
+    def cache_enable(self, value) -> None:
+        if not isinstance(value, bool):
+            raise DTypeError("The argument `cache_enable` must be bool type.")
+        self._cache_enable = value
+
+    @property
+    def cache_shape(self):
+        """The shape of this Parameter's cache, as set (a list or tuple); [] until set."""
+        return getattr(self, "_cache_shape", [])
+
+    @cache_shape.setter
+    def cache_shape(self, value) -> None:
+        if not isinstance(value, (tuple, list)):
+            raise DTypeError("The argument `cache_shape` must be tuple or list type.")
+        self._cache_shape = value
+
+    @property
     def sliced(self) -> bool:
         """Whether this process holds a slice of the parameter (semi-auto parallel)."""
         return getattr(self, "_split", None) is not None
@@ -942,6 +968,9 @@ class Parameter(Tensor):
                           self.layerwise_parallel, self.parallel_optimizer)
         clone._split = getattr(self, "_split", None)  # a slice's clone: the same slice
         clone._comm_fusion = self.comm_fusion
+        clone.cache_enable = self.cache_enable
+        if self.cache_shape:
+            clone.cache_shape = self.cache_shape
         return clone
 
     def copy(self) -> Parameter:

@@ -43,3 +43,26 @@ def test_flags_are_bools(flag):
     assert getattr(p, flag) is False
     with pytest.raises(TypeError):
         setattr(p, flag, 1)
+
+
+def test_cache_flags_default_set_and_clone():
+    """cache_enable/cache_shape as MindSpore 2.10: False and [] until set, kept by clone(),
+    and flush_from_cache on a Tensor of the Parameter returns None (mindcv's StateMonitor reads
+    them at each epoch's end)."""
+    p = Parameter(Tensor(np.ones(2, np.float32)), name="w")
+    assert p.cache_enable is False
+    assert p.cache_shape == []
+    p.cache_enable = True
+    p.cache_shape = [1, 2]
+    q = p.clone()
+    assert (q.cache_enable, q.cache_shape) == (True, [1, 2])
+    assert Tensor(p).flush_from_cache() is None
+    np.testing.assert_array_equal(p.asnumpy(), [1.0, 1.0])
+
+
+def test_cache_flags_types():
+    p = Parameter(Tensor(np.ones(2, np.float32)), name="w")
+    with pytest.raises(TypeError, match="The argument `cache_enable` must be bool type."):
+        p.cache_enable = 1
+    with pytest.raises(TypeError, match="The argument `cache_shape` must be tuple or list type."):
+        p.cache_shape = 1

@@ -21,7 +21,12 @@ The list is programs.txt beside this file, one program a line: `owner/name path 
   network zoo_networks.py's builder NAME makes from the folder's src/, as model_program.py;
 * a zoo's model (`model=NAME`, with `factory=module:function` when not mindcv's
   create_model and `input=CxHxW` when not 3x224x224): model_program.py builds it in such a
-  copy, gives it the same weights on both sides, runs one forward pass and two training steps.
+  copy, gives it the same weights on both sides, runs one forward pass and two training steps;
+* a zoo's training script (`train=MODEL`): mindcv_train_program.py runs mindcv's train.py on
+  MODEL for one epoch, then its validate.py on the checkpoint written, with the command-line
+  options `args=--a=1,--b=2` adds (comma-separated) to its own.
+`data=NAME` writes the synthetic dataset NAME of synthetic_mindcv.py (image folders) into the
+program's folder first, the same bytes on each side.
 `path=a,b` adds folders of the copy to the module path; `cwd=a` runs the program in that folder of
 the copy (a test that opens its data by paths relative to its own folder, where its
 repository's CI starts it). `device=CPU` runs a program written for a GPU or an Ascend device
@@ -64,6 +69,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PROGRAMS = HERE / "programs.txt"
 sys.path.insert(0, str(HERE))
+import synthetic_mindcv
 from run_corpus import cause, coarse, neutral_id
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b")
@@ -85,8 +91,8 @@ def load_list(path: Path) -> list[dict]:
             key, _, value = option.partition("=")
             # `path=` adds to the module path; the entry's own "path" is the program's
             entry["pythonpath" if key == "path" else key] = value
-        if "model" in entry:  # one file defines several models
-            entry["id"] += f"[{entry['model']}]"
+        if "model" in entry or "train" in entry:  # one file, several models
+            entry["id"] += f"[{entry.get('model') or entry['train']}]"
         entries.append(entry)
     return entries
 
@@ -211,6 +217,13 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
                 (work / "zoo_networks.py").write_text(renamed(
                     (HERE / "zoo_networks.py").read_text(encoding="utf-8"), package),
                     encoding="utf-8")
+            if entry.get("train"):
+                # a zoo's training and evaluation scripts, run by mindcv_train_program.py
+                options = [a for a in entry.get("args", "").split(",") if a]
+                text = (f"MODEL = {entry['train']!r}\nARGS = {options!r}\n"
+                        + (HERE / "mindcv_train_program.py").read_text(encoding="utf-8"))
+            if entry.get("data"):
+                synthetic_mindcv.write_folder(entry["data"], work)
             if entry["path"].endswith((".md", ".ipynb")):
                 program = work / "program.json"
                 page = [renamed(b, package) for b in blocks_of(entry["path"], text)]
@@ -317,7 +330,8 @@ def ms_side(entry: dict, args, run: int) -> dict:
         return run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
     harness = "".join(path.read_text(encoding="utf-8")
                       for path in [*harness_files(), HERE / "model_program.py",
-                                   HERE / "zoo_program.py", HERE / "zoo_networks.py"])
+                                   HERE / "mindcv_train_program.py", HERE / "zoo_program.py",
+                                   HERE / "zoo_networks.py"])
     key = hashlib.sha256(json.dumps([entry, run, harness], sort_keys=True).encode()).hexdigest()
     path = Path(args.ms_cache) / f"{key[:32]}.json"
     if path.exists():

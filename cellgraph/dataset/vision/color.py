@@ -74,11 +74,26 @@ def adjust_brightness(image, factor):
     return _blend(image, np.float32(0), factor)
 
 
+def _cv_blend(image: np.ndarray, grey: np.ndarray, factor: float) -> np.ndarray:
+    """MindSpore's C++ blend `grey * (1.0 - factor) + image * factor` of uint8 images, which
+    OpenCV evaluates as addWeighted (float factor, the other in double)."""
+    factor = np.float32(factor)
+    return cv_add_weighted(grey, 1.0 - np.float64(factor), image, factor)
+
+
 def adjust_contrast(image, factor):
+    """Blend with the mean grey level; on uint8 as MindSpore's kernel: OpenCV's grey image,
+    its mean rounded to a uint8 level, then OpenCV's blend."""
+    if image.dtype == np.uint8:
+        level = np.clip(np.rint(np.float64(_cv_rgb_to_gray(image).mean())), 0, 255)
+        return _cv_blend(image, np.full(image.shape, level, np.uint8), factor)
     return _blend(image, np.float32(gray(image).mean()), factor)
 
 
 def adjust_saturation(image, factor):
+    """Blend with the grey image; on uint8 as MindSpore's kernel (OpenCV's grey and blend)."""
+    if image.dtype == np.uint8:
+        return _cv_blend(image, np.repeat(_cv_rgb_to_gray(image)[..., None], 3, -1), factor)
     return _blend(image, gray(image), factor)
 
 
@@ -148,9 +163,12 @@ def _positive_degrees(degrees) -> tuple:
     return float(degrees[0]), float(degrees[1])
 
 
-class RandomColorAdjust(_RandomOp):
+class RandomColorAdjust(_RandomOp, CppRandomOperation):
     """Brightness, contrast and saturation scaled, and hue shifted, by factors drawn uniformly
-    from their ranges (each a number v, meaning [1 - v, 1 + v] (hue: [-v, v]), or a pair)."""
+    from their ranges (each a number v, meaning [1 - v, 1 + v] (hue: [-v, v]), or a pair).
+    Arrays draw as MindSpore's C++ op draws: the four adjustments in an order std::shuffle
+    draws, then each factor a float uniform draw, over the op's mt19937 (an identity range
+    draws no factor); Pillow images from the transform's Python generator, in order."""
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
         self.ranges = [(adjust_brightness, _factor_range(brightness, "brightness")),
@@ -160,10 +178,18 @@ class RandomColorAdjust(_RandomOp):
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "RandomColorAdjust")
-        for adjust, (low, high) in self.ranges:
+        if was_pil:
+            order, draw = self.ranges, lambda low, high: self.rng.uniform(low, high)
+        else:
+            words = self.words
+            order = list(self.ranges)
+            std.shuffle(order, words)
+            draw = lambda low, high: std.uniform_float(words, low, high)
+        for adjust, (low, high) in order:
             identity = 0.0 if adjust is adjust_hue else 1.0
-            if (low, high) != (identity, identity):  # an identity range draws nothing
-                array = adjust(array, self.rng.uniform(low, high))
+            # MindSpore compares the ends as float32 (CmpFloat)
+            if not np.float32(low) == np.float32(high) == np.float32(identity):
+                array = adjust(array, draw(low, high))
         return _back(array, was_pil)
 
 
@@ -419,11 +445,7 @@ class AdjustContrast(_Adjust):
         super().__init__(contrast_factor)
 
     def adjust(self, array):
-        if array.dtype != np.uint8:
-            return adjust_contrast(array, self.factor)
-        mean = np.rint(_cv_rgb_to_gray(array).mean())  # the mean grey, as a uint8 image
-        return cv_add_weighted(np.full_like(array, mean), 1.0 - float(np.float32(self.factor)),
-                               array, self.factor)
+        return adjust_contrast(array, self.factor)
 
 
 class AdjustSaturation(_Adjust):
@@ -436,10 +458,7 @@ class AdjustSaturation(_Adjust):
         super().__init__(saturation_factor)
 
     def adjust(self, array):
-        if array.dtype != np.uint8:
-            return adjust_saturation(array, self.factor)
-        grey = np.repeat(_cv_rgb_to_gray(array)[..., None], 3, axis=2)
-        return cv_add_weighted(grey, 1.0 - float(np.float32(self.factor)), array, self.factor)
+        return adjust_saturation(array, self.factor)
 
 
 class AdjustHue(_Adjust):
@@ -454,12 +473,17 @@ class AdjustHue(_Adjust):
         super().__init__(hue_factor)
 
     def adjust(self, array):
-        if array.dtype != np.uint8:
-            return adjust_hue(array, self.factor)
-        hsv = _cv_rgb_to_hsv_full(array)
-        shift = int(self.factor * 255) % 256  # the hue byte wraps around
-        hsv[..., 0] = ((hsv[..., 0].astype(np.int64) + shift) % 256).astype(np.uint8)
-        return _cv_hsv_full_to_rgb(hsv)
+        return cv_adjust_hue(array, self.factor)
+
+
+def cv_adjust_hue(array: np.ndarray, shift: float) -> np.ndarray:
+    """MindSpore's C++ hue kernel: for uint8 images the hue byte of OpenCV's full-range HSV
+    turned by int(shift * 255), wrapping around; other dtypes through float HSV."""
+    if array.dtype != np.uint8:
+        return adjust_hue(array, shift)
+    hsv = _cv_rgb_to_hsv_full(array)
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int64) + int(shift * 255)) % 256).astype(np.uint8)
+    return _cv_hsv_full_to_rgb(hsv)
 
 
 class AdjustSharpness(_Adjust):

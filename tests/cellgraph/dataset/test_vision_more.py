@@ -35,9 +35,16 @@ def test_hue_shift_matches_colorsys():
 
 
 def test_color_adjust_draws_within_its_range():
+    """Called directly after set_seed, MindSpore's C++ op starts from the seed on each call
+    (121 for seed 3, recorded from MindSpore 2.10); other seeds draw other factors."""
     image = np.full((2, 2, 3), 100, np.uint8)
     ds.config.set_seed(3)
-    values = {int(vision.RandomColorAdjust(brightness=0.5)(image)[0, 0, 0]) for _ in range(20)}
+    op = vision.RandomColorAdjust(brightness=0.5)
+    assert {int(op(image)[0, 0, 0]) for _ in range(3)} == {121}
+    values = set()
+    for seed in range(20):
+        ds.config.set_seed(seed)
+        values.add(int(vision.RandomColorAdjust(brightness=0.5)(image)[0, 0, 0]))
     assert len(values) > 5 and min(values) >= 50 and max(values) <= 150
     with pytest.raises(ValueError, match=r"interval of \[-0.5, 0.5\]"):
         vision.RandomColorAdjust(hue=0.7)
@@ -298,3 +305,32 @@ def test_random_solarize_draws_a_range_as_mindspores_cpp_op():
             ((1, 2, 3), ValueError, "threshold must be a sequence of two numbers.")):
         with pytest.raises(error, match=message):
             vision.RandomSolarize(threshold)
+
+
+# recorded from MindSpore 2.10 (CPU): its C++ RandomColorAdjust shuffles the order of its four
+# adjustments with the op's mt19937, then draws each factor as a float; the contrast and
+# saturation kernels blend with OpenCV's grey image (the mean rounded to a level for contrast)
+_ADJUST_IMAGE = np.random.RandomState(0).randint(0, 256, (6, 7, 3)).astype(np.uint8)
+
+
+def test_color_adjust_draws_its_order_and_factors_as_mindspore():
+    ds.config.set_seed(5)
+    out = vision.RandomColorAdjust(0.4, 0.4, 0.4)(_ADJUST_IMAGE)
+    np.testing.assert_array_equal(out[0, :3], [[211, 54, 142], [229, 88, 229], [231, 134, 36]])
+    np.testing.assert_array_equal(out[1, -2:], [[232, 105, 226], [229, 106, 127]])
+    pipeline = ds.NumpySlicesDataset({"image": np.stack([_ADJUST_IMAGE] * 3)}, shuffle=False)
+    pipeline = pipeline.map(vision.RandomColorAdjust(0.4, 0.4, 0.4), "image")
+    sums = [int(row[0].astype(np.int64).sum())
+            for row in pipeline.create_tuple_iterator(output_numpy=True)]
+    assert sums == [18965, 13715, 15560]
+
+
+def test_contrast_and_saturation_kernels_as_mindspore():
+    np.testing.assert_array_equal(vision.AdjustContrast(0.7)(_ADJUST_IMAGE)[0],
+                                  [[158, 70, 119], [172, 84, 213], [174, 109, 44], [185, 52, 207],
+                                   [62, 98, 86], [188, 99, 135], [78, 172, 198]])
+    np.testing.assert_array_equal(vision.AdjustSaturation(1.3)(_ADJUST_IMAGE)[0],
+                                  [[196, 34, 124], [212, 50, 255], [217, 98, 0], [243, 0, 255],
+                                   [26, 92, 70], [241, 75, 142], [28, 204, 252]])
+    contrast = vision.RandomColorAdjust(contrast=(0.7, 0.7))(_ADJUST_IMAGE)
+    np.testing.assert_array_equal(contrast, vision.AdjustContrast(0.7)(_ADJUST_IMAGE))

@@ -136,3 +136,20 @@ def test_metrics_evaluate_to_numpy_floats():
             metric.update(*update)
         result = metric.eval()
         assert type(result) is np.float64 and result == value
+
+
+def test_nn_metrics_is_a_module_of_nn_without_an_import_of_its_own():
+    """`import mindspore.nn as nn; nn.metrics.Loss()` (mindcv's validate.py): nn.metrics is
+    reached as an attribute, in a fresh interpreter where nothing imported it first."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\nimport cellgraph.nn as nn\n"
+            "loss = nn.metrics.Loss()\nloss.clear()\n"
+            "loss.update(np.array(0.5, np.float32))\nloss.update(np.array(1.5, np.float32))\n"
+            "print(loss.eval(), nn.metrics.Top1CategoricalAccuracy is "
+            "nn.Top1CategoricalAccuracy)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert float(out[0]) == pytest.approx(1.0)
+    assert out[1] == "True"
