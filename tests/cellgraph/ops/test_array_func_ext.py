@@ -25,6 +25,12 @@ X = np.arange(12, dtype=np.float32).reshape(4, 3)
 def test_values(repeats, dim, expected):
     out = mint.repeat_interleave(cg.Tensor(X), repeats, dim)
     np.testing.assert_array_equal(out.asnumpy(), expected)
+    # output_size, the result's length along dim, is checked against the counts (PyTorch's)
+    out = mint.repeat_interleave(cg.Tensor(X), repeats, dim, output_size=expected.shape[
+        0 if dim is None else dim])
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    with pytest.raises(RuntimeError, match="'output_size' must be the length"):
+        mint.repeat_interleave(cg.Tensor(X), repeats, dim, output_size=100)
 
 
 class _Net(nn.Cell):

@@ -80,13 +80,24 @@ def repeat_interleave_ext(input, repeats, dim=None, output_size=None):
     RepeatInterleaveInt for an int, else RepeatInterleaveTensor for one count per element (a
     list, tuple or Tensor), with their checks and error types: a negative count or counts
     that match neither the dimension nor one element are RuntimeErrors, a dim out of range a
-    ValueError."""
+    ValueError. `output_size`, the length of the result along `dim` (as in PyTorch), is
+    checked against the counts: another value is a RuntimeError."""
+    shape = abstract_of(input).shape
+    size = int(np.prod(shape)) if dim is None else None
     if isinstance(repeats, int) and not isinstance(repeats, bool):
+        op = "RepeatInterleaveInt"
         if repeats < 0:
-            raise RunError("For 'RepeatInterleaveInt', 'repeats' can not be negative.")
-        _check_repeat_dim("RepeatInterleaveInt", input, dim)
+            raise RunError(f"For '{op}', 'repeats' can not be negative.")
+        _check_repeat_dim(op, input, dim)
+        length = repeats * (size if dim is None else shape[dim])
     else:
+        op = "RepeatInterleaveTensor"
         repeats = _repeat_counts(input, repeats, dim)
+        along = size if dim is None else shape[dim]
+        length = repeats[0] * along if len(repeats) == 1 else sum(repeats)
+    if output_size is not None and output_size != length:
+        raise RunError(f"For '{op}', 'output_size' must be the length of the result along dim, "
+                       f"{length}, but got {output_size}.")
     return _ops().repeat_interleave(input, repeats, dim)
 
 
