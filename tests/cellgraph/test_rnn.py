@@ -217,3 +217,19 @@ def test_assigning_the_parameter_lists_replaces_the_parameters_as_mindspore():
     assert net.w_hh_list[3].name == "weight_hh_l1_reverse"
     with pytest.raises(ValueError, match="expected 4 Parameters for the weight_ih list, got 1"):
         net.w_ih_list = net.w_ih_list[:1]
+
+
+def test_gradients_through_seq_length_masks_in_both_directions(rng):
+    # each step's input is one piece of a split of the sequence: the steps' gradients join
+    # back into the input's, frozen steps (past an element's length) contributing zero
+    net = to_float64(nn.LSTM(2, 3, num_layers=2, bidirectional=True, batch_first=True))
+    x = rng.standard_normal((2, 5, 2))
+    lengths = Tensor(np.array([5, 3], np.int32))
+
+    def outputs(inp):
+        out, _ = net(inp, seq_length=lengths)
+        return out
+
+    check_grads(outputs, (x,), order=1, rtol=1e-4, atol=1e-6)
+    grad = cellgraph.grad(lambda inp: outputs(inp).sum())(t64(x)).asnumpy()
+    assert np.all(grad[1, 3:] == 0) and np.all(grad[1, :3] != 0) and np.all(grad[0] != 0)

@@ -115,3 +115,43 @@ def test_numpy_2_s_scalar_repr_reads_as_numpy_1_s():
     assert same("{'Top_1_Accuracy': 0.5}\n", "{'Top_1_Accuracy': np.float64(0.5)}\n") is None
     assert same("(1, True, False)\n", "(np.int64(1), np.True_, np.False_)\n") is None
     assert same("{'acc': 0.5}\n", "{'acc': np.float64(0.75)}\n") is not None
+
+
+def test_both_sides_times_are_kept_and_report_lists_the_slower_programs(tmp_path, monkeypatch,
+                                                                          capsys):
+    runner = _runner()
+    seconds = {"mindspore": 2.0, "cellgraph": 5.0}
+
+    def side(python, package, mirrors, entry, timeout):
+        return {"code": 0, "out": "loss 1.5\n", "err": "", "blocks": 1,
+                "seconds": seconds[package]}
+
+    monkeypatch.setattr(runner, "run_side", side)
+    args = type("Args", (), {"ms_cache": None, "ms_python": "ms", "cg_python": "cg",
+                             "mirrors": tmp_path, "timeout": 5.0})()
+    slow = runner.run_one({"id": "o/r:slow.py", "repo": "o/r"}, args)
+    assert (slow["ms_seconds"], slow["cg_seconds"], slow["same_output"]) == (2.0, 5.0, True)
+    seconds["cellgraph"] = 2.9  # under 1.5x
+    fast = runner.run_one({"id": "o/r:fast.py", "repo": "o/r"}, args)
+    assert fast["cg_seconds"] == 2.9
+    # a record from a cache kept before times were, and a program cellgraph fails, are no
+    # measure of its speed
+    old = dict(slow, id="o/r:old.py", ms_seconds=None)
+    failed = dict(slow, id="o/r:failed.py", cg_ok=False)
+    assert runner.slower([slow, fast, old, failed]) == [slow]
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(runner.json.dumps(r) + "\n" for r in [slow, fast, old, failed]))
+    runner.report(type("Args", (), {"results": [str(results)]})())
+    listed = capsys.readouterr().out.split("MindSpore's time")[1]
+    assert "o/r:slow.py" in listed and "2.5x" in listed
+    assert "fast.py" not in listed and "old.py" not in listed and "failed.py" not in listed
+
+
+def test_a_side_s_wall_time_is_measured(tmp_path):
+    import sys
+
+    runner = _runner()
+    mirrors = _repository(tmp_path, {"prog.py": "import time\ntime.sleep(0.3)\nprint('done')\n"})
+    result = runner.run_side(sys.executable, "cellgraph", mirrors, {"repo": "o/r",
+                                                                   "path": "prog.py"}, 120)
+    assert result["out"].strip().endswith("done") and 0.3 <= result["seconds"] < 120

@@ -49,6 +49,9 @@ where the line says float16; a number printed with few digits, within one unit o
 digit, which is as close as the print tells), integers and words exactly, a NumPy scalar
 as NumPy 1 prints it (0.5 for NumPy 2's np.float64(0.5)). Lines that report times, addresses
 or paths are left out of the comparison.
+
+Each record keeps both sides' wall times (ms_seconds, cg_seconds; MindSpore's from --ms-cache
+where it ran then), and `report` lists the programs cellgraph runs more than 1.5x slower.
 """
 from __future__ import annotations
 
@@ -64,6 +67,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -235,6 +239,7 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
             for helper in harness_files():
                 shutil.copyfile(helper, work / helper.name)
             cmd = [python, str(work / "program_harness.py"), str(program)]
+        start = time.monotonic()
         try:
             proc = subprocess.run(cmd, cwd=work / entry.get("cwd", ""), env=env,
                                   capture_output=True, timeout=timeout, check=False)
@@ -243,7 +248,8 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
         except subprocess.TimeoutExpired as e:
             out = (e.stdout or b"").decode("utf-8", "replace")
             err, code = f"TimeoutError: more than {timeout:.0f} s", -1
-    return {"code": code, "out": out, "err": err[-4000:], "blocks": blocks}
+        seconds = round(time.monotonic() - start, 2)
+    return {"code": code, "out": out, "err": err[-4000:], "blocks": blocks, "seconds": seconds}
 
 
 def last_error(err: str) -> tuple[str, str]:
@@ -348,7 +354,8 @@ def run_one(entry: dict, args) -> dict:
     raised = len(re.findall(r"^-- block \d+ raises", ms["out"], re.MULTILINE))
     # a page counts when MindSpore runs it and at most half its blocks raise there
     record = {"id": entry["id"], "source": entry["repo"],
-              "ms_ok": ms["code"] == 0 and 2 * raised <= ms["blocks"]}
+              "ms_ok": ms["code"] == 0 and 2 * raised <= ms["blocks"],
+              "ms_seconds": ms.get("seconds")}  # None from a cache kept before times were
     if raised:
         record["ms_blocks_raising"] = f"{raised} of {ms['blocks']}"
     if not record["ms_ok"]:
@@ -356,6 +363,7 @@ def run_one(entry: dict, args) -> dict:
         if not entry.get("pytest"):
             return record
     cg = run_side(args.cg_python, "cellgraph", args.mirrors, entry, args.timeout)
+    record["cg_seconds"] = cg["seconds"]
     if entry.get("pytest"):
         ms_tests = pytest_outcomes(ms["out"])
         cg_tests = {neutral_id(t): s for t, s in pytest_outcomes(cg["out"]).items()}
@@ -455,7 +463,24 @@ def report(args) -> None:
     lines += ["", "programs that run on both and print differently (the first differing line):"]
     for text, ids in sorted(differs.items()):
         lines += [f"{'':4s}{i}" for i in ids] + [f"{'':8s}{text}"]
+    lines += ["", (f"programs cellgraph runs more than {SLOWER}x MindSpore's time "
+                   "(seconds: MindSpore, cellgraph):")]
+    for r in sorted(slower(rows), key=lambda r: r["ms_seconds"] - r["cg_seconds"]):
+        lines.append(f"{r['ms_seconds']:8.1f} {r['cg_seconds']:8.1f}  "
+                     f"{r['cg_seconds'] / max(r['ms_seconds'], 0.01):5.1f}x  {r['id']}")
     print("\n".join(lines))
+
+
+SLOWER = 1.5
+
+
+def slower(rows: list[dict]) -> list[dict]:
+    """The records of programs that ran to the end on both sides where cellgraph took more than
+    SLOWER times MindSpore's wall time (a program that fails ends early: its time tells
+    nothing)."""
+    return [r for r in rows if r.get("ms_ok") and r.get("cg_ok")
+            and r.get("ms_seconds") is not None and r.get("cg_seconds") is not None
+            and r["cg_seconds"] > SLOWER * r["ms_seconds"]]
 
 
 def main() -> None:

@@ -47,7 +47,10 @@ class _DynamicRNN(Cell):
         """x (T, B, input) -> (outputs (T, B, H), final state); `masks` freeze each batch
         element after its last step (None: every step counts)."""
         step = _MODES[self.mode][1]
-        xw = _linear(x, w_ih, b_ih)
+        # the steps' inputs as the pieces of one split, whose gradient joins the steps'
+        # gradients: indexing xw[t] would give each step a gradient the size of the whole
+        # sequence, T times xw's memory over a backward pass
+        xw = [F.squeeze(piece, 0) for piece in F.split(_linear(x, w_ih, b_ih), 1, 0)]
         steps = range(len(xw) - 1, -1, -1) if reverse else range(len(xw))
         outputs = [None] * len(xw)
         state = h_0

@@ -18,7 +18,7 @@ import numpy as np
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
-from cellgraph.primitives.nn_functional import dropout, split_equal
+from cellgraph.primitives.nn_functional import dropout, split, split_equal
 
 
 def packed_lstm_sizes(input_size, hidden_size, num_layers, directions, proj_size):
@@ -61,6 +61,9 @@ def _direction(xs, h, c, w_ih, w_hh, w_hr, bias, reverse: bool):
     gates_in = F.matmul(xs, F.transpose(w_ih, (1, 0)))
     if bias is not None:
         gates_in = F.add(gates_in, bias)
+    # one split's pieces, whose gradient joins the steps' gradients (indexing each step would
+    # give each a gradient of the whole sequence's size)
+    gates_in = [F.squeeze(piece, 0) for piece in split(gates_in, 1, 0)]
     steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
     outputs = [None] * len(xs)
     for t in steps:
