@@ -14,21 +14,13 @@ import importlib
 
 import numpy as np
 from mindspore import Tensor, nn
+from program_harness import same_weights
 
 module_name, function_name = FACTORY.split(":")  # noqa: F821 - written by the runner
 factory = getattr(importlib.import_module(module_name), function_name)
 net = factory(MODEL, num_classes=10)  # noqa: F821
 
-rng = np.random.RandomState(1)
-count = 0
-for name, param in sorted(net.parameters_and_names(), key=lambda item: item[0]):
-    value = param.asnumpy()
-    count += value.size
-    if value.size < 2 or np.all(value == value.flat[0]):
-        continue
-    fan_in = int(np.prod(value.shape[1:])) if value.ndim > 1 else value.shape[0]
-    new = rng.standard_normal(value.shape) / np.sqrt(max(fan_in, 1))
-    param.set_data(Tensor(new.astype(value.dtype)))
+count = same_weights(net, Tensor)
 print("parameters:", len(list(net.get_parameters())), "values:", count)
 
 x = Tensor(np.random.RandomState(2).standard_normal((2,) + tuple(INPUT)).astype(np.float32))  # noqa: F821

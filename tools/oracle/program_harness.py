@@ -45,12 +45,23 @@ SIZES = {"train": 256, "test": 64}  # MNIST, whose files say how many images the
 CIFAR_RECORDS = 10000
 
 
-def _idx(array: np.ndarray) -> bytes:
-    """An IDX file (MNIST's format): magic with the dtype code and rank, sizes, then the data."""
-    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(
-        int(n).to_bytes(4, "big") for n in array.shape)
-    return header + array.astype(np.uint8).tobytes()
-
+def same_weights(network, tensor) -> int:
+    """The weights of a zoo model the same on both sides (model_program.py, zoo_program.py):
+    each parameter whose initial value is not a constant (in the order of the names) gets
+    values from one seeded NumPy generator, scaled by its fan-in; constants (BatchNorm's gamma
+    and beta, zero biases, layer scales) keep theirs. `tensor` is the package's Tensor class.
+    Returns how many values the parameters hold."""
+    rng = np.random.RandomState(1)
+    count = 0
+    for _, param in sorted(network.parameters_and_names(), key=lambda item: item[0]):
+        value = param.asnumpy()
+        count += value.size
+        if value.size < 2 or np.all(value == value.flat[0]):
+            continue
+        fan_in = int(np.prod(value.shape[1:])) if value.ndim > 1 else value.shape[0]
+        new = rng.standard_normal(value.shape) / np.sqrt(max(fan_in, 1))
+        param.set_data(tensor(new.astype(value.dtype)))
+    return count
 
 def mnist_files(rng: np.random.RandomState) -> dict:
     files = {}
@@ -61,8 +72,8 @@ def mnist_files(rng: np.random.RandomState) -> dict:
         images = rng.randint(0, 64, (n, 28, 28)).astype(np.uint8)
         for i, label in enumerate(labels):
             images[i, 2 + 2 * label:6 + 2 * label, 4:24] = 255
-        files[f"MNIST_Data/{split}/{prefix}-images-idx3-ubyte"] = _idx(images)
-        files[f"MNIST_Data/{split}/{prefix}-labels-idx1-ubyte"] = _idx(labels)
+        files[f"MNIST_Data/{split}/{prefix}-images-idx3-ubyte"] = synthetic_gen.idx_file(images)
+        files[f"MNIST_Data/{split}/{prefix}-labels-idx1-ubyte"] = synthetic_gen.idx_file(labels)
     return files
 
 

@@ -5,27 +5,17 @@ forward pass in inference mode on seeded inputs, then two training steps, printi
 
 The runner writes this file into the program's folder after a first line `NETWORK = "NAME"`,
 with zoo_networks.py beside it, the word `mindspore` written `cellgraph` on cellgraph's side.
-The weights are set as model_program.py sets them: each parameter whose initial value is not a
-constant gets values from one seeded NumPy generator, scaled by its fan-in; constants keep
-their value.
+The weights are set as model_program.py sets them (program_harness.same_weights).
 """
 import numpy as np
 from mindspore import Tensor, nn
+from program_harness import same_weights
 from zoo_networks import BUILDERS
 
 run = BUILDERS[NETWORK]()  # noqa: F821 - written by the runner
 
 network = getattr(run.train, "network", run.train)  # not the optimizers' state
-rng = np.random.RandomState(1)
-count = 0
-for _, param in sorted(network.parameters_and_names(), key=lambda item: item[0]):
-    value = param.asnumpy()
-    count += value.size
-    if value.size < 2 or np.all(value == value.flat[0]):
-        continue
-    fan_in = int(np.prod(value.shape[1:])) if value.ndim > 1 else value.shape[0]
-    new = rng.standard_normal(value.shape) / np.sqrt(max(fan_in, 1))
-    param.set_data(Tensor(new.astype(value.dtype)))
+count = same_weights(network, Tensor)
 print("parameters:", len(network.trainable_params()), "values:", count)
 
 
