@@ -10,7 +10,6 @@ the run, as MindSpore does. Each returns its input.
 """
 from __future__ import annotations
 
-from cellgraph.compiler.builder import is_tensor_like
 from cellgraph.compiler.effects import update_in_place
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.floor_division import floor_divide
@@ -19,6 +18,7 @@ from .function.array_func.indexing import index_fill, masked_fill, masked_scatte
 from .function.inplace_func import (  # noqa: F401  (the in-place functions of ops)
     OPS_FUNCTIONS,
     bernoulli_,
+    by_operand,
     clamp_,
     erfinv_,
     exponential_,
@@ -36,11 +36,6 @@ from .function.math_func.linalg import addmm
 from .primitive_class import PrimitiveClass, function_class
 
 
-def _by_other(other, tensor_op: str, scalar_op: str) -> str:
-    """MindSpore's in-place primitive for a Tensor `other`, or for a number."""
-    return tensor_op if is_tensor_like(other) else scalar_op
-
-
 def _scaled(other, alpha):
     return other if isinstance(alpha, (int, float)) and alpha == 1 else F.mul(other, alpha)
 
@@ -50,17 +45,17 @@ def _scaled(other, alpha):
 def add_(input, other, *, alpha=1):
     """`input += alpha * other`, in place."""
     return update_in_place(input, F.add(input, _scaled(other, alpha)),
-                           _by_other(other, "InplaceAddExt", "InplaceAddsExt"))
+                           by_operand(other, "InplaceAddExt", "InplaceAddsExt"))
 
 
 def sub_(input, other, *, alpha=1):
     """`input -= alpha * other`, in place."""
     return update_in_place(input, F.sub(input, _scaled(other, alpha)),
-                           _by_other(other, "InplaceSubExt", "InplaceSubScalar"))
+                           by_operand(other, "InplaceSubExt", "InplaceSubScalar"))
 
 
 def mul_(input, other):
-    return update_in_place(input, F.mul(input, other), _by_other(other, "InplaceMul", "InplaceMuls"))
+    return update_in_place(input, F.mul(input, other), by_operand(other, "InplaceMul", "InplaceMuls"))
 
 
 def div_(input, other, *, rounding_mode=None):
@@ -69,17 +64,17 @@ def div_(input, other, *, rounding_mode=None):
     op = ("InplaceDiv", "InplaceDivs") if rounding_mode is None else ("InplaceDivMod",
                                                                       "InplaceDivMods")
     return update_in_place(input, mint.div(input, other, rounding_mode=rounding_mode),
-                           _by_other(other, *op))
+                           by_operand(other, *op))
 
 
 def floor_divide_(input, other):
     return update_in_place(input, floor_divide(input, other),
-                           _by_other(other, "InplaceFloorDivide", "InplaceFloorDivides"))
+                           by_operand(other, "InplaceFloorDivide", "InplaceFloorDivides"))
 
 
 def remainder_(input, other):
     return update_in_place(input, remainder(input, other),
-                           _by_other(other, "InplaceRemainderTensorTensor",
+                           by_operand(other, "InplaceRemainderTensorTensor",
                                      "InplaceRemainderTensorScalar"))
 
 
@@ -89,13 +84,13 @@ def copy_(input, src, non_blocking=False):
 
 
 def fill_(input, value):
-    return update_in_place(input, value, _by_other(value, "InplaceFillTensor",
+    return update_in_place(input, value, by_operand(value, "InplaceFillTensor",
                                                    "InplaceFillScalar"))
 
 
 def masked_fill_(input, mask, value):
     return update_in_place(input, masked_fill(input, mask, value),
-                           _by_other(value, "InplaceMaskedFillTensor", "InplaceMaskedFillScalar"))
+                           by_operand(value, "InplaceMaskedFillTensor", "InplaceMaskedFillScalar"))
 
 
 def masked_scatter_(input, mask, source):
@@ -104,12 +99,12 @@ def masked_scatter_(input, mask, source):
 
 def index_fill_(input, dim, index, value):
     return update_in_place(input, index_fill(input, dim, index, value),
-                           _by_other(value, "InplaceIndexFillTensor", "InplaceIndexFillScalar"))
+                           by_operand(value, "InplaceIndexFillTensor", "InplaceIndexFillScalar"))
 
 
 def scatter_(input, dim, index, src):
     return update_in_place(input, F.scatter(input, dim, index, src),
-                           _by_other(src, "InplaceScatterSrc", "InplaceScatterValue"))
+                           by_operand(src, "InplaceScatterSrc", "InplaceScatterValue"))
 
 
 def scatter_add_(input, dim, index, src):

@@ -16,6 +16,11 @@ OPS_FUNCTIONS = ["bernoulli_", "clamp_", "erfinv_", "exponential_", "inplace_sig
                  "put_", "random_", "tanh_", "uniform_", "zero_"]
 
 
+def by_operand(other, tensor_op: str, scalar_op: str) -> str:
+    """MindSpore's in-place primitive for a Tensor operand `other`, or for a number."""
+    return tensor_op if is_tensor_like(other) else scalar_op
+
+
 def zero_(input):
     return update_in_place(input, 0, "InplaceZero")
 
@@ -91,16 +96,12 @@ def random_(input, from_=0, to=None, *, generator=None):
     return update_in_place(input, draws, "InplaceRandom")
 
 
-def _by_p(p) -> str:
-    return "InplaceBernoulliTensor" if is_tensor_like(p) else "InplaceBernoulliScalar"
-
-
 def bernoulli_(input, p=0.5, *, generator=None):
     """input filled with 1 with probability p (a number or a Tensor broadcast to input), 0
     otherwise, in place."""
     probability = F.add(F.zeros_like(F.cast(input, dt.float32)), p)
     return update_in_place(input, _mint().bernoulli(probability, generator=generator),
-                           _by_p(p))
+                           by_operand(p, "InplaceBernoulliTensor", "InplaceBernoulliScalar"))
 
 
 def put_(input, index, source, accumulate=False):
