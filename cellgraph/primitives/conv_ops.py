@@ -107,10 +107,15 @@ def _check_params(stride, pad, dilation=(1, 1)) -> None:
                          f"got stride={stride}, dilation={dilation}, pad={pad}")
 
 
-def _conv2d_type(x: TensorType, w: TensorType, stride, pad, dilation, group) -> TensorType:
-    if x.ndim != 4:  # MindSpore's words
+def check_conv2d_input_rank(ndim: int) -> None:
+    """Conv2D's input is 4-D, or MindSpore's ValueError in its words."""
+    if ndim != 4:
         raise ShapeError(f"For primitive[Conv2D], the x shape size must be equal to 4, but got "
-                         f"{x.ndim}.")
+                         f"{ndim}.")
+
+
+def _conv2d_type(x: TensorType, w: TensorType, stride, pad, dilation, group) -> TensorType:
+    check_conv2d_input_rank(x.ndim)
     _check_rank4(w, "a weight")
     _check_float(x, w)
     _check_params(stride, pad, dilation)

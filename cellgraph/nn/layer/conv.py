@@ -10,6 +10,7 @@ import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.conv_ops import check_conv2d_input_rank
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
@@ -120,9 +121,7 @@ class Conv2d(Cell):
         self.bias_add = P.BiasAdd(data_format=data_format)
 
     def construct(self, x):
-        if len(x.shape) != 4:  # MindSpore's words
-            raise ShapeError(f"For primitive[Conv2D], the x shape size must be equal to 4, but "
-                             f"got {len(x.shape)}.")
+        check_conv2d_input_rank(len(x.shape))  # before the dtype, as MindSpore
         check_input("Conv2d", x, dtype=self.weight.dtype)
         _check_in_channels("Conv2D", x, self.in_channels, self.group)
         output = self.conv2d(x, self.weight)
