@@ -53,9 +53,88 @@ def test_multihead_attention_matches_numpy(rng):
     first = nn.MultiheadAttention(8, 2, batch_first=True)
     first.in_proj_weight.set_data(attn.in_proj_weight)
     first.out_proj.weight.set_data(attn.out_proj.weight)
+    first.out_proj.bias.set_data(attn.out_proj.bias)
     swapped, _ = first(*(Tensor(q.transpose(1, 0, 2).astype(np.float32)),) * 3)
     np.testing.assert_allclose(swapped.asnumpy().transpose(1, 0, 2), np_mha(attn, q, q, q)[0],
                                rtol=1e-4, atol=1e-5)
+
+
+def test_multihead_attention_bias_kv_and_zero_attn_match_numpy(rng):
+    """add_bias_kv appends bias_k/bias_v as one more key position, add_zero_attn a zero one;
+    the masks get a column for each, never masked."""
+    attn = nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True)
+    assert [n for n, _ in attn.parameters_and_names()] == [
+        "in_proj_weight", "in_proj_bias", "bias_k", "bias_v", "out_proj.weight",
+        "out_proj.bias"]
+    q, k = rng.standard_normal((3, 2, 4)), rng.standard_normal((5, 2, 4))
+    padding = np.zeros((2, 5), bool)
+    padding[0, 3:] = True
+    bk, bv = attn.bias_k.asnumpy(), attn.bias_v.asnumpy()
+    e, h = 4, 2
+    w, b = attn.in_proj_weight.asnumpy(), attn.in_proj_bias.asnumpy()
+    qp, kp, vp = (x @ w[i * e:(i + 1) * e].T + b[i * e:(i + 1) * e]
+                  for i, x in enumerate((q, k, k)))
+    kp = np.concatenate([kp, np.broadcast_to(bk, (1, 2, 4)), np.zeros((1, 2, 4))])
+    vp = np.concatenate([vp, np.broadcast_to(bv, (1, 2, 4)), np.zeros((1, 2, 4))])
+
+    def heads(x):
+        return x.reshape(x.shape[0], 2, h, e // h).transpose(1, 2, 0, 3)
+
+    scores = heads(qp) @ heads(kp).transpose(0, 1, 3, 2) / np.sqrt(e // h)
+    full_padding = np.concatenate([padding, np.zeros((2, 2), bool)], 1)
+    weights = np_softmax(np.where(full_padding[:, None, None, :], -np.inf, scores))
+    ref = (weights @ heads(vp)).transpose(2, 0, 1, 3).reshape(3, 2, e)
+    ref = ref @ attn.out_proj.weight.asnumpy().T + attn.out_proj.bias.asnumpy()
+    out, got_weights = attn(Tensor(q.astype(np.float32)), Tensor(k.astype(np.float32)),
+                            Tensor(k.astype(np.float32)), key_padding_mask=Tensor(padding))
+    np.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got_weights.asnumpy(), weights.mean(1), rtol=1e-4, atol=1e-6)
+
+
+def test_multihead_attention_one_sequence_masks_and_outputs(rng):
+    """A 2-D query is one sequence (MindSpore runs it as a batch of one); a uint8 attn_mask is a
+    bool one; need_weights=False gives a 1-tuple, as MindSpore's layer returns."""
+    attn = nn.MultiheadAttention(4, 2)
+    q = Tensor(rng.standard_normal((3, 1, 4)).astype(np.float32))
+    mask = np.triu(np.ones((3, 3), bool), 1)
+    batch_out, batch_weights = attn(q, q, q, attn_mask=Tensor(mask))
+    one_out, one_weights = attn(q[:, 0], q[:, 0], q[:, 0], attn_mask=Tensor(mask))
+    assert one_out.shape == (3, 4) and one_weights.shape == (3, 3)
+    np.testing.assert_allclose(one_out.asnumpy(), batch_out.asnumpy()[:, 0], rtol=1e-6)
+    np.testing.assert_allclose(one_weights.asnumpy(), batch_weights.asnumpy()[0], rtol=1e-6)
+    as_bytes = attn(q, q, q, attn_mask=Tensor(mask.astype(np.uint8)), need_weights=False)
+    assert isinstance(as_bytes, tuple) and len(as_bytes) == 1
+    np.testing.assert_array_equal(as_bytes[0].asnumpy(), batch_out.asnumpy())
+    per_head = attn(q, q, q, attn_mask=Tensor(mask), average_attn_weights=False)[1]
+    assert per_head.shape == (1, 2, 3, 3)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda a, q: a(q, q, q, attn_mask=Tensor(np.ones((2, 2), np.float32))),
+     "The shape of the `attn_mask` should be (3, 3), but got (2, 2)."),
+    (lambda a, q: a(q, q, q, attn_mask=Tensor(np.ones((3, 3), np.int32))),
+     "`attn_mask` only support float, byte, and bool types"),
+    (lambda a, q: a(q, q, q, key_padding_mask=Tensor(np.ones((1, 3), np.int32))),
+     "only bool and floating types of key_padding_mask are supported"),
+    (lambda a, q: a(q[0], q, q), "For unbatched `query`, the `key` and `value` must be 2D"),
+    (lambda a, q: nn.MultiheadAttention(5, 2), "must be divisible by 'num_heads'"),
+])
+def test_multihead_attention_refuses_with_mindspores_words(call, words):
+    attn, q = nn.MultiheadAttention(4, 2), Tensor(np.ones((3, 1, 4), np.float32))
+    with pytest.raises(ValueError) as info:
+        call(attn, q)
+    assert words in str(info.value)
+
+
+def test_multihead_attention_initial_values_follow_mindspore():
+    """out_proj: HeUniform(sqrt(5)) weights, Uniform(1/sqrt(embed_dim)) bias, as MindSpore's
+    layer sets them (the bias is not zeros); in_proj_bias zeros."""
+    attn = nn.MultiheadAttention(16, 2)
+    bias = attn.out_proj.bias.asnumpy()
+    assert np.all(np.abs(bias) <= 0.25) and np.any(bias != 0)
+    assert np.all(np.abs(attn.out_proj.weight.asnumpy()) <= 0.25)
+    assert np.all(attn.in_proj_bias.asnumpy() == 0)
+    assert nn.MultiheadAttention(4, 2, has_bias=False).in_proj_bias is None
 
 
 def test_attention_gradients(rng):

@@ -11,9 +11,16 @@ import copy
 import math
 
 import cellgraph.ops as P
-from cellgraph.common.initializer import XavierUniform, initializer
+from cellgraph.common.initializer import (
+    HeUniform,
+    Uniform,
+    XavierNormal,
+    XavierUniform,
+    initializer,
+)
+from cellgraph.ops.function.nn_func.attention import multi_head_attention_forward
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.runtime.tensor import Parameter
 
 from ..cell import Cell
@@ -27,15 +34,10 @@ __all__ = ["MultiheadAttention", "Transformer", "TransformerDecoder", "Transform
            "TransformerEncoder", "TransformerEncoderLayer"]
 
 
-def _additive(mask, dtype):
-    """A mask as something to add to the scores: -inf where a bool mask is True."""
-    if mask.dtype == dt.bool_:
-        return P.masked_fill(P.zeros(tuple(mask.shape), dtype), mask, float("-inf"))
-    return P.cast(mask, dtype)
-
-
 class MultiheadAttention(Cell):
-    """softmax(Q K^T / sqrt(d) + mask) V over `num_heads` heads of embed_dim / num_heads."""
+    """softmax(Q K^T / sqrt(d) + mask) V over `num_heads` heads of embed_dim / num_heads, by
+    `ops.function.nn_func.multi_head_attention_forward`, with MindSpore's parameters and their
+    initial values."""
 
     def __init__(self, embed_dim, num_heads, dropout=0.0, has_bias=True, add_bias_kv=False,
                  add_zero_attn=False, kdim=None, vdim=None, batch_first=False,
@@ -44,17 +46,18 @@ class MultiheadAttention(Cell):
         self.embed_dim = positive_int(embed_dim, "MultiheadAttention", "embed_dim")
         self.num_heads = positive_int(num_heads, "MultiheadAttention", "num_heads")
         if self.embed_dim % self.num_heads:
-            raise ArgumentValueError(f"MultiheadAttention: embed_dim={embed_dim} must be "
-                                     f"divisible by num_heads={num_heads}")
-        if add_bias_kv or add_zero_attn:
-            raise ArgumentValueError("MultiheadAttention: add_bias_kv and add_zero_attn are not "
-                                     "supported")
+            raise ArgumentValueError("The init argument 'embed_dim' must be divisible by "
+                                     "'num_heads'.")
+        dtype = dt.float32 if dtype is None else dtype
         self.head_dim = self.embed_dim // self.num_heads
-        self.kdim, self.vdim = kdim or embed_dim, vdim or embed_dim
-        self.batch_first, self.dropout = batch_first, float(dropout)
-        self.same_dims = self.kdim == embed_dim and self.vdim == embed_dim
+        self.kdim = embed_dim if kdim is None else kdim
+        self.vdim = embed_dim if vdim is None else vdim
+        self.batch_first, self.dropout, self.dtype = batch_first, dropout, dtype
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         xavier = XavierUniform()
-        if self.same_dims:
+        self.in_proj_weight = self.q_proj_weight = self.k_proj_weight = None
+        self.v_proj_weight = None
+        if self._qkv_same_embed_dim:
             self.in_proj_weight = Parameter(initializer(xavier, (3 * embed_dim, embed_dim),
                                                         dtype), "in_proj_weight")
         else:
@@ -67,59 +70,37 @@ class MultiheadAttention(Cell):
         self.in_proj_bias = Parameter(initializer("zeros", (3 * embed_dim,), dtype),
                                       "in_proj_bias") if has_bias else None
         self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias,
-                              bias_init="zeros", dtype=dtype)
-
-    def _projections(self):
-        e = self.embed_dim
-        if self.same_dims:
-            w = self.in_proj_weight
-            weights = (w[:e], w[e:2 * e], w[2 * e:])
-        else:
-            weights = (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight)
-        if self.in_proj_bias is None:
-            return tuple((wt, None) for wt in weights)
-        b = self.in_proj_bias
-        return tuple(zip(weights, (b[:e], b[e:2 * e], b[2 * e:])))
-
-    def _heads(self, x, weight, bias):
-        """(L, N, d) -> (N, H, L, head_dim)."""
-        y = P.matmul(x, P.swapaxes(weight, 0, 1))
-        if bias is not None:
-            y = y + bias
-        length, batch = x.shape[0], x.shape[1]
-        return P.transpose(P.reshape(y, (length, batch, self.num_heads, self.head_dim)),
-                           (1, 2, 0, 3))
+                              weight_init=HeUniform(math.sqrt(5)),
+                              bias_init=Uniform(1 / math.sqrt(embed_dim)), dtype=dtype)
+        self.bias_k = self.bias_v = None
+        if add_bias_kv:
+            self.bias_k = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype),
+                                    "bias_k")
+            self.bias_v = Parameter(initializer(XavierNormal(), (1, 1, embed_dim), dtype),
+                                    "bias_v")
+        self.add_zero_attn = add_zero_attn
 
     def construct(self, query, key, value, key_padding_mask=None, need_weights=True,
                   attn_mask=None, average_attn_weights=True):
-        if self.batch_first:
-            query, key, value = (P.swapaxes(t, 0, 1) for t in (query, key, value))
-        if len(query.shape) != 3 or query.shape[-1] != self.embed_dim:
-            raise ShapeError(f"MultiheadAttention: expected a query of shape (L, N, "
-                             f"{self.embed_dim}), got {tuple(query.shape)}")
-        (wq, bq), (wk, bk), (wv, bv) = self._projections()
-        q = self._heads(query, wq, bq) / math.sqrt(self.head_dim)
-        k, v = self._heads(key, wk, bk), self._heads(value, wv, bv)
-        scores = P.matmul(q, P.swapaxes(k, -1, -2))  # (N, H, L, S)
-        if attn_mask is not None:
-            mask = _additive(attn_mask, scores.dtype)
-            scores = scores + (P.reshape(mask, (-1, self.num_heads) + tuple(mask.shape[-2:]))
-                               if len(mask.shape) == 3 else mask)
-        if key_padding_mask is not None:
-            padding = _additive(key_padding_mask, scores.dtype)
-            scores = scores + P.reshape(padding, (padding.shape[0], 1, 1, padding.shape[1]))
-        weights = P.softmax(scores, -1)
-        if self.dropout > 0:  # as MindSpore: functional dropout, no Dropout child
-            weights = P.dropout(weights, self.dropout, guarded(self, "training"))
-        out = P.matmul(weights, v)  # (N, H, L, head_dim)
-        length, batch = out.shape[2], out.shape[0]
-        out = P.reshape(P.transpose(out, (2, 0, 1, 3)), (length, batch, self.embed_dim))
-        out = self.out_proj(out)
-        if self.batch_first:
-            out = P.swapaxes(out, 0, 1)
-        if not need_weights:
-            return out, None
-        return out, (P.mean(weights, 1) if average_attn_weights else weights)
+        if key_padding_mask is not None and key_padding_mask.dtype != dt.bool_ \
+                and not key_padding_mask.dtype.is_float:
+            raise ArgumentValueError("only bool and floating types of key_padding_mask are "
+                                     "supported")
+        batched = len(query.shape) == 3
+        if self.batch_first and batched:
+            query, key, value = (P.swapaxes(t, 1, 0) for t in (query, key, value))
+        separate = not self._qkv_same_embed_dim
+        out, weights = multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
+            self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
+            self.out_proj.weight, self.out_proj.bias, training=guarded(self, "training"),
+            key_padding_mask=key_padding_mask, attn_mask=attn_mask,
+            use_separate_proj_weight=separate, q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights, dtype=self.dtype)
+        if self.batch_first and batched:
+            out = P.swapaxes(out, 1, 0)
+        return (out, weights) if need_weights else (out,)
 
 
 def _activation_function(activation):
@@ -176,7 +157,7 @@ class TransformerEncoderLayer(Cell):
                     norm_first, dtype)
 
     def _attention(self, x, mask, padding):
-        out, _ = self.self_attn(x, x, x, padding, False, mask)
+        out = self.self_attn(x, x, x, padding, False, mask)[0]
         return self.dropout1(out)
 
     def _feed_forward(self, x):
@@ -223,11 +204,11 @@ class TransformerDecoderLayer(Cell):
                     norm_first, dtype)
 
     def _self_block(self, x, mask, padding):
-        out, _ = self.self_attn(x, x, x, padding, False, mask)
+        out = self.self_attn(x, x, x, padding, False, mask)[0]
         return self.dropout1(out)
 
     def _memory_block(self, x, memory, mask, padding):
-        out, _ = self.multihead_attn(x, memory, memory, padding, False, mask)
+        out = self.multihead_attn(x, memory, memory, padding, False, mask)[0]
         return self.dropout2(out)
 
     def _feed_forward(self, x):

@@ -5,8 +5,6 @@ dropout, times V) and `multi_head_attention_forward`, the function behind
 of."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from cellgraph.ops.function.array_func.indexing import masked_fill
@@ -205,6 +203,60 @@ def _masks_for_one_more_key(attn_mask, key_padding_mask):
     return attn_mask, key_padding_mask
 
 
+def _check_mha_inputs(query, key, value, key_padding_mask, attn_mask, num_heads, separate):
+    """MindSpore's checks of the inputs' ranks and shapes, in its words (ValueError); True when
+    the inputs are batched (L, N, E), False for one sequence (L, E)."""
+    q_shape, k_shape, v_shape = (abstract_of(t).shape for t in (query, key, value))
+    batched = len(q_shape) == 3
+    kind = "batched" if batched else "unbatched"
+    if len(q_shape) not in (2, 3):
+        raise ArgumentValueError(f"The `query` should be unbatched 2D or batched 3D tensor, "
+                                 f"but got `query` with {len(q_shape)}D.")
+    if len(k_shape) != len(q_shape) or len(v_shape) != len(q_shape):
+        raise ArgumentValueError(
+            f"For {kind} `query`, the `key` and `value` must be {len(q_shape)}D tensor, but got "
+            f"`key` with {len(k_shape)}D and `value` with {len(v_shape)}D.")
+    if key_padding_mask is not None:
+        rank = len(abstract_of(key_padding_mask).shape)
+        if rank != len(q_shape) - 1:
+            raise ArgumentValueError(
+                f"For {kind} `query`, the `key_padding_mask` must be `None` or "
+                f"{len(q_shape) - 1}D, but got `key_padding_mask` with {rank}D.")
+        kpm_dtype = abstract_of(key_padding_mask).dtype
+        if kpm_dtype != dt.bool_ and not kpm_dtype.is_float:
+            raise ArgumentValueError("The `key_padding_mask` only supports bool and floating "
+                                     "dtypes.")
+    if separate:
+        if k_shape[:-1] != v_shape[:-1]:
+            raise ArgumentValueError(f"The sequence length and batch dims of `key`: "
+                                     f"{k_shape[:2]} do not match `value`: {v_shape[:2]}.")
+    elif k_shape != v_shape:
+        raise ArgumentValueError(f"The shape of `key` {k_shape} does not match `value` "
+                                 f"{v_shape}.")
+    if attn_mask is not None:
+        _check_attn_mask(abstract_of(attn_mask), q_shape, k_shape, num_heads)
+    return batched
+
+
+def _check_attn_mask(mask, q_shape, k_shape, num_heads):
+    """An attn_mask of float, uint8 or bool, (L, S) or (N * num_heads, L, S)."""
+    if mask.dtype not in (dt.uint8, dt.bool_) and not mask.dtype.is_float:
+        raise ArgumentValueError(f"`attn_mask` only support float, byte, and bool types, "
+                                 f"but got not {mask.dtype}.")
+    length, source = q_shape[0], k_shape[0]
+    if len(mask.shape) == 2:
+        expected = (length, source)
+    elif len(mask.shape) == 3:
+        batch = q_shape[1] if len(q_shape) == 3 else 1
+        expected = (batch * num_heads, length, source)
+    else:
+        raise ArgumentValueError(f"The ndim of `attn_mask` only support 2 or 3, but got "
+                                 f"{len(mask.shape)}.")
+    if tuple(mask.shape) != expected:
+        raise ArgumentValueError(f"The shape of the `attn_mask` should be {expected}, but got "
+                                 f"{tuple(mask.shape)}.")
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
                                  in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
                                  dropout_p, out_proj_weight, out_proj_bias, training=True,
@@ -214,30 +266,48 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  static_v=None, average_attn_weights=True, is_causal=False,
                                  k_is_v=False, q_is_k=False, dtype=dt.float32):
     """(attn_output (L, N, E), attn_weights (N, L, S) averaged over heads, or per head) for
-    sequences (L, N, E); masks: bool True = not attended, float = added to the scores."""
+    sequences (L, N, E), or (L, E) and (L, S) for one sequence; masks: bool True = not
+    attended, float = added to the scores, uint8 as bool."""
     op = "multi_head_attention_forward"
     if is_causal:  # MindSpore adds its boolean lower triangle to the scores as numbers
         raise UnsupportedError(f"{op}: is_causal=True is not supported; pass the causal mask "
                                f"as attn_mask")
-    if dt.as_dtype(dtype) != dt.float32:
-        raise UnsupportedError(f"{op}: dtype={dtype} is not supported (the scores are scaled in "
-                               f"the inputs' dtype); use float32")
-    length, batch, embed = abstract_of(query).shape
-    if embed != embed_dim_to_check or embed % num_heads:
-        raise ShapeError(f"{op}: expected embedding size {embed_dim_to_check} divisible by "
-                         f"num_heads={num_heads}, got query shape {(length, batch, embed)}")
     if static_k is not None or static_v is not None:
         raise UnsupportedError(f"{op}: static_k/static_v are not supported")
+    batched = _check_mha_inputs(query, key, value, key_padding_mask, attn_mask, num_heads,
+                                use_separate_proj_weight)
+    if not batched:  # one sequence: a batch of one, as MindSpore runs it
+        query, key, value = (F.expand_dims(t, 1) for t in (query, key, value))
+        if key_padding_mask is not None:
+            key_padding_mask = F.expand_dims(key_padding_mask, 0)
+    length, batch, embed = abstract_of(query).shape
+    if embed != embed_dim_to_check:
+        raise ArgumentValueError(f"The `embed_dim` should be {embed_dim_to_check}, but got "
+                                 f"{embed}.")
+    if embed % num_heads:
+        raise ArgumentValueError(f"The `embed_dim` {embed} can not be divisible by "
+                                 f"`num_heads` {num_heads}.")
+    if attn_mask is not None and abstract_of(attn_mask).dtype == dt.uint8:
+        attn_mask = F.cast(attn_mask, dt.bool_)
     head = embed // num_heads
     if use_separate_proj_weight:
         weights = (q_proj_weight, k_proj_weight, v_proj_weight)
+        if None in weights:
+            missing = ("q", "k", "v")[weights.index(None)]
+            raise ArgumentValueError(f"`use_separate_proj_weight` is ``True`` but "
+                                     f"`{missing}_proj_weight` got ``None``.")
+    elif in_proj_weight is None:
+        raise ArgumentValueError("`use_separate_proj_weight` is ``False`` but `in_proj_weight` "
+                                 "got ``None``.")
     else:
         weights = tuple(F.getitem(in_proj_weight, slice(i * embed, (i + 1) * embed))
                         for i in range(3))
     biases = (None,) * 3 if in_proj_bias is None else tuple(
         F.getitem(in_proj_bias, slice(i * embed, (i + 1) * embed)) for i in range(3))
     q, k, v = (_project(x, w, b) for x, w, b in zip((query, key, value), weights, biases))
-    if bias_k is not None and bias_v is not None:  # one more key/value position
+    if (bias_k is None) != (bias_v is None):
+        raise ArgumentValueError("The bias_k and bias_v should be ``None``at the same time.")
+    if bias_k is not None:  # one more key/value position
         k = F.concat((k, F.broadcast_to(F.reshape(bias_k, (1, 1, embed)), (1, batch, embed))))
         v = F.concat((v, F.broadcast_to(F.reshape(bias_v, (1, 1, embed)), (1, batch, embed))))
         attn_mask, key_padding_mask = _masks_for_one_more_key(attn_mask, key_padding_mask)
@@ -246,13 +316,18 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         s = abstract_of(x).shape[0]
         return F.transpose(F.reshape(x, (s, batch, num_heads, head)), (1, 2, 0, 3))
 
-    q, k, v = heads(q) * (1.0 / math.sqrt(head)), heads(k), heads(v)
+    # MindSpore divides both Q and K by head ** 0.25, computed in `dtype`
+    scale = float(np.sqrt(np.sqrt(np.asarray(head, dt.as_dtype(dtype).np))))
+    q, k, v = heads(q) / scale, heads(k), heads(v)
     if add_zero_attn:
         k, v = (F.concat((t, F.zeros_like(F.getitem(t, (Ellipsis, slice(0, 1), slice(None))))),
                          2) for t in (k, v))
         attn_mask, key_padding_mask = _masks_for_one_more_key(attn_mask, key_padding_mask)
-    scores = F.matmul(q, swapaxes(k, -1, -2))  # (N, H, L, S)
+    scores = F.matmul(q, swapaxes(k, -1, -2) / scale)  # (N, H, L, S)
     s = abstract_of(scores).shape[-1]
+    if key_padding_mask is not None and tuple(abstract_of(key_padding_mask).shape) != (batch, s):
+        raise ArgumentValueError(f"The shape of `key_padding_mask` should be {(batch, s)}, but "
+                                 f"got {tuple(abstract_of(key_padding_mask).shape)}.")
     if attn_mask is not None:
         mask = _additive_mask(attn_mask, abstract_of(scores).dtype)
         if len(abstract_of(mask).shape) == 3:
@@ -266,4 +341,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         weights = dropout(weights, dropout_p)
     out = F.reshape(F.transpose(F.matmul(weights, v), (2, 0, 1, 3)), (length, batch, embed))
     out = _project(out, out_proj_weight, out_proj_bias)
-    return out, (F.reduce_mean(weights, 1) if average_attn_weights else weights)
+    if average_attn_weights:
+        weights = F.reduce_sum(weights, 1) / num_heads
+    if not batched:
+        out, weights = F.squeeze(out, 1), F.squeeze(weights, 0)
+    return out, weights
+
