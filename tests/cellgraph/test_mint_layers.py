@@ -70,8 +70,8 @@ def test_conv_transpose2d_differentiates():
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
 def test_batch_norm_running_statistics_follow_torch_momentum(mode):
     bn = nn.BatchNorm1d(4, momentum=0.25)
-    assert _param_shapes(bn) == {name: (4,) for name in (
-        "weight", "bias", "running_mean", "running_var")}
+    assert _param_shapes(bn) == {**{name: (4,) for name in (
+        "weight", "bias", "running_mean", "running_var")}, "num_batches_tracked": ()}
     x = IMAGE[:, :, :, 0]  # (N, C, L)
     bn.set_train(True)
     got = _run(bn, x, mode=mode)
@@ -91,6 +91,34 @@ def test_batch_norm_running_statistics_follow_torch_momentum(mode):
     np.testing.assert_allclose(_run(bn3, five, mode=mode), (five - five.mean(
         (0, 2, 3, 4), keepdims=True)) / np.sqrt(five.var((0, 2, 3, 4), keepdims=True) + 1e-5),
         rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_batch_norm_momentum_none_averages_every_batch(mode):
+    """momentum=None: the running statistics are the plain average of the batches' (the
+    factor 1 / num_batches_tracked), counted in the int64 num_batches_tracked."""
+    bn = nn.BatchNorm2d(4, momentum=None)
+    bn.set_train(True)
+    means, variances = [], []
+    for scale in (1.0, 2.0, 3.0):
+        x = IMAGE * scale + scale
+        _run(bn, x, mode=mode)
+        count = x.size // 4
+        means.append(x.mean((0, 2, 3)))
+        variances.append(x.var((0, 2, 3)) * count / (count - 1))
+    assert bn.num_batches_tracked.dtype == ms.int64 and int(bn.num_batches_tracked) == 3
+    np.testing.assert_allclose(bn.running_mean.asnumpy(), np.mean(means, 0), rtol=1e-5)
+    np.testing.assert_allclose(bn.running_var.asnumpy(), np.mean(variances, 0), rtol=1e-5)
+
+
+def test_batch_norm_without_affine_or_statistics_holds_no_such_parameters():
+    """As MindSpore's mint: affine=False has no weight and bias, track_running_stats=False no
+    statistics, so checkpoints hold the same names."""
+    assert [p.name for p in nn.BatchNorm2d(3, affine=False).get_parameters()] == [
+        "running_mean", "running_var", "num_batches_tracked"]
+    plain = nn.BatchNorm2d(3, track_running_stats=False)
+    assert [p.name for p in plain.get_parameters()] == ["weight", "bias"]
+    assert plain.running_mean is None and plain.num_batches_tracked is None
 
 
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
@@ -209,5 +237,5 @@ def test_constructor_errors():
     with pytest.raises(ArgumentValueError, match="ReplicationPad2d: expected an int or 4"):
         nn.ReplicationPad2d((1, 2))
     with pytest.raises(ArgumentValueError, match="momentum"):
-        nn.BatchNorm2d(3, momentum=None)
+        nn.BatchNorm2d(3, momentum=1.5)
     assert mint.nn.BatchNorm2d(3).running_var.shape == (3,)

@@ -231,3 +231,27 @@ def test_encoder_takes_mindspores_mask_keywords():
     mask = Tensor(np.zeros((3, 3), np.float32))
     np.testing.assert_allclose(encoder(src, src_mask=mask).asnumpy(), encoder(src).asnumpy(),
                                rtol=1e-6)
+
+
+def test_encoder_and_decoder_stack_a_fresh_layer_of_the_given_settings():
+    """As MindSpore: TransformerEncoder/Decoder build a new layer from the given one's settings
+    (new weights, one more set of initializer draws) and stack copies of it, so a program's
+    later random draws and its weights line up with MindSpore's."""
+    layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu",
+                                       batch_first=True, norm_first=True)
+    np.random.seed(3)
+    encoder = nn.TransformerEncoder(layer, 2)
+    after_encoder = np.random.random()
+    np.random.seed(3)
+    fresh = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu",
+                                       batch_first=True, norm_first=True)
+    assert np.random.random() == after_encoder
+    for stacked in encoder.layers:
+        assert stacked.batch_first and stacked.norm_first and stacked.activation1 == "gelu"
+        np.testing.assert_array_equal(stacked.dense1.weight.asnumpy(),
+                                      fresh.dense1.weight.asnumpy())
+    assert not np.array_equal(encoder.layers[0].dense1.weight.asnumpy(),
+                              layer.dense1.weight.asnumpy())
+    decoder_layer = nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0)
+    decoder = nn.TransformerDecoder(decoder_layer, 1)
+    assert decoder.layers[0].dim_feedforward == 16 and decoder.layers[0].nhead == 2

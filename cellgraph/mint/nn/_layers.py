@@ -85,9 +85,10 @@ class ConvTranspose2d(_ConvBase):
 # ----- batch normalisation -----------------------------------------------------------------------
 
 class _BatchNorm(_nn.Cell):
-    """torch's BatchNorm: `momentum` weights the new batch in the running statistics (updated in
-    place in training, the unbiased batch variance); `track_running_stats=False` always uses the
-    batch's statistics."""
+    """torch's BatchNorm, as MindSpore's mint has it: `momentum` weights the new batch in the
+    running statistics (updated in place in training, the unbiased batch variance), None for
+    their cumulative average over `num_batches_tracked` batches; `affine=False` has no weight
+    or bias and `track_running_stats=False` no statistics (the batch's are always used)."""
 
     op = ""
     ranks: tuple = ()
@@ -95,33 +96,54 @@ class _BatchNorm(_nn.Cell):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, dtype=None):
         super().__init__()
-        if momentum is None or not 0.0 <= momentum <= 1.0:
-            raise ArgumentValueError(f"mint.nn.{self.op}: expected momentum in [0, 1], got "
-                                     f"{momentum!r} (a cumulative average is not supported)")
+        if momentum is not None and not 0.0 <= momentum <= 1.0:
+            raise ArgumentValueError(f"mint.nn.{self.op}: expected momentum in [0, 1] or None, "
+                                     f"got {momentum!r}")
         self.num_features = positive_int(num_features, f"mint.nn.{self.op}", "num_features")
-        self.eps, self.momentum = float(eps), float(momentum)
+        self.eps = float(eps)
+        self.momentum = None if momentum is None else float(momentum)
         self.affine, self.track_running_stats = bool(affine), bool(track_running_stats)
-        shape, dtype = (self.num_features,), dtype or _dt.float32
-        self.weight = Parameter(initializer("ones", shape, dtype), requires_grad=self.affine)
-        self.bias = Parameter(initializer("zeros", shape, dtype), requires_grad=self.affine)
-        self.running_mean = Parameter(initializer("zeros", shape, dtype), requires_grad=False)
-        self.running_var = Parameter(initializer("ones", shape, dtype), requires_grad=False)
+        shape = (self.num_features,)
+        self.dtype = dtype = dtype or _dt.float32
+        self.weight = self.bias = None
+        if self.affine:
+            self.weight = Parameter(initializer("ones", shape, dtype), "weight")
+            self.bias = Parameter(initializer("zeros", shape, dtype), "bias")
+        self.running_mean = self.running_var = self.num_batches_tracked = None
+        if self.track_running_stats:
+            self.running_mean = Parameter(initializer("zeros", shape, dtype), "running_mean",
+                                          requires_grad=False)
+            self.running_var = Parameter(initializer("ones", shape, dtype), "running_var",
+                                         requires_grad=False)
+            self.num_batches_tracked = Parameter(Tensor(0, _dt.int64), "num_batches_tracked",
+                                                 requires_grad=False)
+
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, track_running_stats={self.track_running_stats}")
 
     def construct(self, input):
         check_input(f"mint.nn.{self.op}", input, rank=self.ranks, channels=self.num_features)
         use_batch = guarded(self, "training") or not self.track_running_stats
         shape = input.shape
         x = input.reshape(shape[0], shape[1], -1, 1)  # (N, C, *) as the (N, C, H, W) kernel wants
+        ones = Tensor(np.ones(self.num_features), self.dtype)
+        zeros = Tensor(np.zeros(self.num_features), self.dtype)
         y, batch_mean, batch_var = norm_ops.batch_norm(
-            x, self.weight, self.bias, self.running_mean, self.running_var,
+            x, ones if self.weight is None else self.weight,
+            zeros if self.bias is None else self.bias,
+            zeros if self.running_mean is None else self.running_mean,
+            ones if self.running_var is None else self.running_var,
             is_training=bool(use_batch), epsilon=self.eps)
         if use_batch and self.track_running_stats:
+            tracked = self.num_batches_tracked + 1
+            assign(self.num_batches_tracked, tracked)
+            factor = (1.0 / tracked.astype(self.dtype) if self.momentum is None
+                      else self.momentum)
             count = x.size // self.num_features
             unbiased = batch_var * (count / max(count - 1, 1))
-            assign(self.running_mean, self.running_mean * (1 - self.momentum)
-                   + batch_mean * self.momentum)
-            assign(self.running_var, self.running_var * (1 - self.momentum)
-                   + unbiased * self.momentum)
+            assign(self.running_mean, self.running_mean * (1 - factor) + batch_mean * factor)
+            assign(self.running_var, self.running_var * (1 - factor) + unbiased * factor)
         return y.reshape(shape)
 
 

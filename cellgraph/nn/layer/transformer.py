@@ -142,6 +142,16 @@ def _add_blocks(layer, n, d_model, dim_feedforward, dropout, activation, layer_n
         setattr(layer, f"dropout{i}", Dropout(p=dropout))
     layer.activation1 = activation
     layer.activation = _activation_function(activation)
+    layer.d_model, layer.dim_feedforward = d_model, dim_feedforward
+    layer.dropout_num, layer.layernorm_eps, layer.dtype = dropout, layer_norm_eps, dtype
+
+
+def _fresh_layer(cls, layer):
+    """A new `cls` layer of `layer`'s settings: MindSpore's encoder and decoder stack copies of
+    a layer they build anew (with new weights), not of the layer they are given."""
+    return cls(layer.d_model, layer.nhead, layer.dim_feedforward, layer.dropout_num,
+               layer.activation1, layer.layernorm_eps, layer.batch_first, layer.norm_first,
+               dtype=layer.dtype)
 
 
 class TransformerEncoderLayer(Cell):
@@ -155,6 +165,7 @@ class TransformerEncoderLayer(Cell):
                                             batch_first=batch_first, dtype=dtype)
         _add_blocks(self, 2, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
                     norm_first, dtype)
+        self.nhead, self.batch_first = nhead, batch_first
 
     def _attention(self, x, mask, padding):
         out = self.self_attn(x, x, x, padding, False, mask)[0]
@@ -173,11 +184,13 @@ class TransformerEncoderLayer(Cell):
 
 
 class TransformerEncoder(Cell):
-    """`num_layers` copies of `encoder_layer`, then `norm` if given."""
+    """`num_layers` copies of an encoder layer of `encoder_layer`'s settings, then `norm` if
+    given."""
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = CellList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        layer = _fresh_layer(TransformerEncoderLayer, encoder_layer)
+        self.layers = CellList([copy.deepcopy(layer) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
 
@@ -202,6 +215,7 @@ class TransformerDecoderLayer(Cell):
                                                  batch_first=batch_first, dtype=dtype)
         _add_blocks(self, 3, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
                     norm_first, dtype)
+        self.nhead, self.batch_first = nhead, batch_first
 
     def _self_block(self, x, mask, padding):
         out = self.self_attn(x, x, x, padding, False, mask)[0]
@@ -228,12 +242,13 @@ class TransformerDecoderLayer(Cell):
 
 
 class TransformerDecoder(Cell):
-    """`num_layers` copies of `decoder_layer`, each attending to `memory`, then `norm` if
-    given."""
+    """`num_layers` copies of a decoder layer of `decoder_layer`'s settings, each attending to
+    `memory`, then `norm` if given."""
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = CellList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        layer = _fresh_layer(TransformerDecoderLayer, decoder_layer)
+        self.layers = CellList([copy.deepcopy(layer) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
 
