@@ -445,7 +445,6 @@ from .slicing import slice, strided_slice
 
 __all__ = [
     "argmax",
-    "avg_pool2d",
     "batch_norm",
     "bias_add",
     "clamp",

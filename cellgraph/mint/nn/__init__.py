@@ -120,30 +120,40 @@ class Flatten(_nn.Flatten):
 
 
 
-class MaxPool2dExt(_nn.MaxPool2d):
+class MaxPool2dExt(_nn.Cell):
+    """mint.nn.MaxPool2d: mint.nn.functional.max_pool2d with the arguments it was made with
+    (stride defaults to kernel_size)."""
+
     def __init__(self, kernel_size=1, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
-        if dilation != 1 or return_indices or ceil_mode:
-            raise ArgumentValueError("mint.nn.MaxPool2d: dilation, return_indices and ceil_mode are "
-                             "not supported")
-        super().__init__(kernel_size, stride or kernel_size, "pad" if padding else "valid",
-                         padding)
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
-    def extend_repr(self) -> str:
-        return ""  # MindSpore's MaxPool2dExt prints no fields
+    def construct(self, input):
+        return functional.max_pool2d(input, self.kernel_size, self.stride, self.padding,
+                                     self.dilation, self.ceil_mode, self.return_indices)
 
 
 MaxPool2d = MaxPool2dExt  # mint.nn's name for MindSpore's nn.MaxPool2dExt
 
 
-class AvgPool2dExt(_nn.AvgPool2d):
+class AvgPool2dExt(_nn.Cell):
+    """mint.nn.AvgPool2d: mint.nn.functional.avg_pool2d with the arguments it was made with."""
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None):
-        super().__init__(kernel_size, stride or kernel_size, "pad" if padding else "valid",
-                         padding, ceil_mode, count_include_pad, divisor_override)
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+        self.divisor_override = divisor_override
 
-    def extend_repr(self) -> str:
-        return ""  # MindSpore's AvgPool2dExt prints no fields
+    def construct(self, input):
+        return functional.avg_pool2d(input, self.kernel_size, self.stride, self.padding,
+                                     self.ceil_mode, self.count_include_pad,
+                                     self.divisor_override)
 
 
 AvgPool2d = AvgPool2dExt  # mint.nn's name for MindSpore's nn.AvgPool2dExt

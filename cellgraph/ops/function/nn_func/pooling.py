@@ -36,7 +36,6 @@ from cellgraph.primitives.nn_functional import (
     _pair,
     _unsupported,
     argmax,
-    avg_pool2d,
     max_pool2d,
     one_hot,
     pad_pairs,
@@ -45,6 +44,8 @@ from cellgraph.primitives.nn_functional import argmax as _argmax
 from cellgraph.primitives.random_ops import draw_uniform
 from cellgraph.primitives.sort_ops import take_along_axis, tensor_scatter_elements
 from cellgraph.runtime.tensor import Tensor
+
+from .window_pool import avg_pool2d
 
 __all__ = [
     "adaptive_avg_pool1d",

@@ -1,7 +1,7 @@
 """Pooling over any number of trailing axes from strided slices (`window_pool`), and what MindSpore
 builds on it: MaxPoolWithArgmaxV2 and MaxPool3DWithArgmax (the maximum and where it came from,
 counted in the unpadded input's spatial plane, D*H*W for 3-D), and the functional `max_pool2d`
-and `max_pool3d` over them."""
+and `max_pool3d` over them, and `avg_pool2d` with ceil_mode or a divisor."""
 from __future__ import annotations
 
 import itertools
@@ -14,11 +14,12 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import avg_pool2d as _plain_avg_pool2d
 from cellgraph.primitives.nn_functional import max_pool2d as _plain_max_pool2d
 from cellgraph.primitives.slicing import strided_slice
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["max_pool2d", "max_pool3d"]
+__all__ = ["avg_pool2d", "max_pool2d", "max_pool3d"]
 
 
 _WHOLE_AXIS = 2 ** 31 - 1
@@ -178,3 +179,27 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
     out, index = _pool_with_indices(3, "MaxPool3DWithArgmax", x, kernel_size, stride, padding,
                                     dilation, ceil_mode)
     return (out, index) if return_indices else out
+
+
+def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=0):
+    """The mean over each window of (N, C, H, W); `padding` an int or (top, bottom, left,
+    right); `count_include_pad` counts padded zeros in the divisor, `divisor_override` (0 or
+    None: none) replaces it; with ceil_mode a last partial window is kept."""
+    if ceil_mode is False and not divisor_override:
+        return _plain_avg_pool2d(input_x, kernel_size, stride, padding, ceil_mode,
+                                 count_include_pad, divisor_override)
+    op = "AvgPool"
+    check_ceil_mode(ceil_mode, op)
+    if divisor_override is not None and (isinstance(divisor_override, bool) or not isinstance(
+            divisor_override, numbers.Integral)):
+        raise DTypeError(f"For '{op}', 'divisor_override' must be an int, but got "
+                         f"{divisor_override!r}.")
+    kernel = window_ints(kernel_size, 2, op, "kernel_size")
+    strides = kernel if stride is None else window_ints(stride, 2, op, "strides")
+    if isinstance(padding, numbers.Integral) and not isinstance(padding, bool):
+        padding = (padding,) * 4
+    pads = window_ints(padding, 4, op, "padding", False)
+    return window_pool(input_x, op, "avg", kernel, strides, (pads[:2], pads[2:]),
+                       ceil_mode=ceil_mode, count_include_pad=bool(count_include_pad),
+                       divisor_override=divisor_override or None)
