@@ -35,6 +35,13 @@ def _graph_mode_cpu(request):
 
 
 @pytest.fixture
+def pynative_mode():
+    """The test runs in PyNative mode (_graph_mode_cpu puts graph mode back after it)."""
+    cellgraph.set_context(mode=context.PYNATIVE_MODE)
+    yield
+
+
+@pytest.fixture
 def rng():
     return np.random.default_rng(0)
 

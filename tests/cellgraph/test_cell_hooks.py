@@ -17,14 +17,7 @@ class Fails(nn.Cell):
         raise RuntimeError("construct failed")
 
 
-@pytest.fixture
-def pynative():
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    yield
-    ms.set_context(mode=ms.GRAPH_MODE)
-
-
-def test_prepend_and_keyword_hooks_as_mindspore(pynative):
+def test_prepend_and_keyword_hooks_as_mindspore(pynative_mode):
     # the same program on MindSpore 2.10 prints [4. 7.] and this order of calls
     order = []
     net = Scale()
@@ -46,7 +39,7 @@ def test_prepend_and_keyword_hooks_as_mindspore(pynative):
     assert order == ["b", "a", ("pre", {"y": 2.0}), ("post", {"y": 3.0})]
 
 
-def test_always_call_runs_when_construct_raises(pynative):
+def test_always_call_runs_when_construct_raises(pynative_mode):
     seen = []
     net = Fails()
     net.register_forward_hook(lambda cell, args, output: seen.append(("always", output)),
@@ -99,14 +92,14 @@ def test_backward_hooks_see_and_replace_the_gradients(mode):
     assert [c[0] for c in calls] == ["post"]
 
 
-def test_a_backward_pre_hook_replaces_the_output_gradient(pynative):
+def test_a_backward_pre_hook_replaces_the_output_gradient(pynative_mode):
     net = Doubling()
     net.dense.register_backward_pre_hook(lambda cell, g: (g[0] * 3,))
     assert ms.grad(net)(Tensor(np.ones([1, 2], np.float32))).asnumpy().tolist() == [[12.0, 12.0]]
 
 
 
-def test_backward_hooks_wrap_outside_the_forward_hooks(pynative):
+def test_backward_hooks_wrap_outside_the_forward_hooks(pynative_mode):
     """As MindSpore orders them: inputs after the forward pre-hooks, outputs after the forward
     hooks, so a forward hook that doubles the output leaves grad_output 1 (MindSpore 2.10's
     hook tutorial prints `grad input:  (... [ 1.00000000e+00]),)` for this Cell)."""

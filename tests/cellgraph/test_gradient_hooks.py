@@ -74,14 +74,7 @@ def test_hook_backward_is_left_out_in_graph_mode_as_mindspore_does():
     assert calls == []
 
 
-@pytest.fixture
-def pynative():
-    cellgraph.set_context(mode=cellgraph.PYNATIVE_MODE)
-    yield
-    cellgraph.set_context(mode=cellgraph.GRAPH_MODE)
-
-
-def test_hook_backward_sees_the_gradient_as_a_tuple_in_pynative_mode(pynative):
+def test_hook_backward_sees_the_gradient_as_a_tuple_in_pynative_mode(pynative_mode):
     seen = []
     hook = ops.HookBackward(seen.append)
 
@@ -96,7 +89,7 @@ def test_hook_backward_sees_the_gradient_as_a_tuple_in_pynative_mode(pynative):
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch", "jax"])
-def test_hook_backward_replaces_the_gradient_on_every_backend(pynative, backend):
+def test_hook_backward_replaces_the_gradient_on_every_backend(pynative_mode, backend):
     if backend != "numpy":
         pytest.importorskip(backend)
     hook = ops.HookBackward(lambda g: (g[0] * 3.0,))
@@ -113,7 +106,7 @@ def test_hook_backward_replaces_the_gradient_on_every_backend(pynative, backend)
     np.testing.assert_allclose(np.asarray(g.asnumpy()), 3.0 * np.cos(x * x) * 2 * x, rtol=1e-5)
 
 
-def test_hook_backward_with_a_wrongly_shaped_gradient_names_the_hook(pynative):
+def test_hook_backward_with_a_wrongly_shaped_gradient_names_the_hook(pynative_mode):
     def bad_hook(g):
         return ops.ones((5,), cellgraph.float32)
 

@@ -9,13 +9,6 @@ import cellgraph as ms
 from cellgraph import nn, ops
 
 
-@pytest.fixture
-def pynative():
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    yield
-    ms.set_context(mode=ms.GRAPH_MODE)
-
-
 def _x():
     return ms.Tensor(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
 
@@ -77,14 +70,14 @@ CASES = [
 
 
 @pytest.mark.parametrize("what, fn, value, grad", CASES, ids=[c[0] for c in CASES])
-def test_pynative_gradient_sees_writes_through_indexing(pynative, what, fn, value, grad):
+def test_pynative_gradient_sees_writes_through_indexing(pynative_mode, what, fn, value, grad):
     got_value, got_grad = ops.value_and_grad(fn)(_x())
     np.testing.assert_allclose(got_value.asnumpy(), value)
     np.testing.assert_allclose(got_grad.asnumpy().ravel(), grad)
 
 
 @pytest.mark.parametrize("fn", [_view_write, _copy_write])
-def test_jit_functions_keep_graph_semantics(pynative, fn):
+def test_jit_functions_keep_graph_semantics(pynative_mode, fn):
     """MindSpore 2.10: under jit, `z[...] = v` leaves y as it was (364, gradient 4x)."""
     compiled = ms.jit(fn)
     value, grad = ops.value_and_grad(compiled)(_x())

@@ -9,12 +9,7 @@ import pytest
 import cellgraph as ms
 from cellgraph import Parameter, Tensor, nn
 
-
-@pytest.fixture(autouse=True)
-def pynative_mode():
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    yield
-    ms.set_context(mode=ms.GRAPH_MODE)
+pytestmark = pytest.mark.usefixtures("pynative_mode")
 
 
 def f32(*values):

@@ -51,9 +51,9 @@ def test_avg_pool2d_ceil_mode_differentiates():
 
 
 @pytest.mark.parametrize("kwargs", [
-    dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
-    dict(kernel_size=2, dilation=2),
-    dict(kernel_size=(2, 3), stride=(2, 1), ceil_mode=True),
+    {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True},
+    {"kernel_size": 2, "dilation": 2},
+    {"kernel_size": (2, 3), "stride": (2, 1), "ceil_mode": True},
 ])
 def test_mint_max_pool2d_takes_torch_arguments(kwargs):
     got = mint.nn.MaxPool2d(**kwargs)(Tensor(X))

@@ -8,12 +8,7 @@ import cellgraph as ms
 from cellgraph import Tensor, ops
 from cellgraph.ops.auto_generate import gen_ops_prim
 
-
-@pytest.fixture(autouse=True)
-def pynative_mode():
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    yield
-    ms.set_context(mode=ms.GRAPH_MODE)
+pytestmark = pytest.mark.usefixtures("pynative_mode")
 
 
 def f32(*values):

@@ -39,11 +39,6 @@ def graph_mode():
     yield from _mode(ms.GRAPH_MODE)
 
 
-@pytest.fixture
-def pynative_mode():
-    yield from _mode(ms.PYNATIVE_MODE)
-
-
 @pytest.mark.parametrize("op, other, expected", [
     ("mul", (1, 4, 16), (X[..., None] * [1, 4, 16], [1, 4, 16] * X[..., None])),
     ("mul", [0.5, 1.5, 2.5], (X[..., None] * [0.5, 1.5, 2.5], [0.5, 1.5, 2.5] * X[..., None])),
