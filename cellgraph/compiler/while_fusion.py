@@ -79,6 +79,11 @@ class WhileProgram:
         return tuple((UFUNC_CALLS[name], dtype) for name, _, dtype in self.ops
                      if name in UFUNC_CALLS)
 
+    def called_inputs(self) -> frozenset:
+        """The inputs an op computed by NumPy's loop reads directly."""
+        return frozenset(operands[0][1] for name, operands, _ in self.ops
+                         if name in UFUNC_CALLS and operands[0][0] == "in")
+
     def dtype_of(self, operand) -> str:
         """The dtype name of an array operand of the body."""
         kind, ref = operand

@@ -24,9 +24,10 @@ Each element's values come from the same operations in the same order as the per
 calls, with the number conventions of the fused elementwise kernels (runtime/fused_kernels.py),
 whose disk cache, compile lock, threading rules and warm-up it shares (as runtime/fused_loops.py
 does). A transcendental function runs NumPy's loop for its dtype on a whole trip's contiguous
-buffer (runtime/ufunc_loops.py), so operands are taken only as C-contiguous arrays of the
-program's dtypes and shapes (as the loop would see them); any other operand, and an integer
-outside int64, runs the loop unfused (the while_loop node's own generated code).
+buffer (runtime/ufunc_loops.py), so an operand such a function reads is taken only as a
+C-contiguous array (as NumPy's loop would see it, with the same steps). An operand not of the
+program's dtype and shape, and an integer outside int64, runs the loop unfused (the while_loop
+node's own generated code).
 """
 from __future__ import annotations
 
@@ -227,8 +228,10 @@ def entry_point(program: WhileProgram):
     from numba import types
 
     kernel = fused_kernels.compiled_kernel(program.structure(), while_kernel_source, KIND)
-    operands = tuple(types.int64 if dtype == "int" else _array_type(dtype, len(shape), "C")
-                     for dtype, shape in program.inputs)
+    called = program.called_inputs()
+    operands = tuple(types.int64 if dtype == "int" else
+                     _array_type(dtype, len(shape), "C" if k in called else "A")
+                     for k, (dtype, shape) in enumerate(program.inputs))
     carries = tuple(_array_type(dtype, len(program.shape), "C")
                     for dtype, _ in program.inputs[:program.n_carried] if dtype != "int")
     with fused_kernels._lock:
@@ -251,7 +254,7 @@ def make_while_runner(program: WhileProgram, node):
     addresses = [ufunc_loops.loop_address(name, dtype) for name, dtype in program.ufunc_calls()]
     if any(a is None for a in addresses):
         return None
-    m = program.n_carried
+    m, called = program.n_carried, program.called_inputs()
     stacked = len(program.outputs) > m
     env = {"ndarray": np.ndarray, "empty": np.empty, "int": int, "hot": False,
            "loops": np.array([x for a in addresses for x in a] or [0], np.int64),
@@ -270,8 +273,9 @@ def make_while_runner(program: WhileProgram, node):
                       f"    if not small <= n{k} < big:", f"        return unfused({every})"]
             continue
         env[f"dtype_{k}"], env[f"shape_{k}"] = np.dtype(dtype), tuple(shape)
-        lines += [(f"    if a{k}.__class__ is not ndarray or a{k}.dtype is not dtype_{k} or "
-                   f"a{k}.shape != shape_{k} or not a{k}.flags.c_contiguous:"),
+        layout = f" or not a{k}.flags.c_contiguous" if k in called else ""
+        lines += [(f"    if a{k}.__class__ is not ndarray or a{k}.dtype is not dtype_{k} and "
+                   f"a{k}.dtype != dtype_{k} or a{k}.shape != shape_{k}{layout}:"),
                   f"        return unfused({every})"]
     env["np_integer"] = np.integer
     carries = [k for k in range(m) if program.inputs[k][0] != "int"]

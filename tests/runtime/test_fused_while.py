@@ -153,10 +153,12 @@ def test_operands_the_kernel_was_not_made_for_run_the_unfused_loop():
         run(strided.copy(), -2 ** 63 - 2, -2 ** 63, wide)
     assert calls == [1]
     calls.clear()
-    got = run(strided.copy(), 0, np.array(3), wide)
-    assert not calls
-    for a, b in zip(got, unfused(strided, 0, np.array(3), wide)):
-        np.testing.assert_array_equal(a, b)
+    # a contiguous carry, and a strided constant that no NumPy loop reads: the kernel
+    for operands in [(strided.copy(), 0, np.array(3), wide), (strided.copy(), 0, 3, strided)]:
+        got = run(*operands)
+        assert not calls
+        for a, b in zip(got, unfused(*operands)):
+            np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
