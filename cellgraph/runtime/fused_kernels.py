@@ -43,6 +43,7 @@ from cellgraph import safe_io
 from cellgraph.compiler import codegen
 from cellgraph.compiler.fusion import FUSED_DTYPES, FusedProgram, fuse_elementwise
 from cellgraph.compiler.loop_fusion import fuse_scans
+from cellgraph.compiler.while_fusion import fuse_whiles
 
 ENABLED = True  # False: bind graphs unfused even where numba is installed
 # calls of a fused node that run its nodes unfused before its kernel is compiled: a graph run a
@@ -69,16 +70,20 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def lower(compiled, make_scan_runner=None):
-    """`compiled` with its graph's elementwise runs fused, and its elementwise scans first when
-    `make_scan_runner` is given (runtime/fused_loops.py) (a Compiled with the new graph and
+def lower(compiled, make_scan_runner=None, make_while_runner=None):
+    """`compiled` with its graph's elementwise runs fused, and first its elementwise while
+    loops and scans when `make_while_runner` and `make_scan_runner` are given
+    (runtime/fused_while.py, runtime/fused_loops.py) (a Compiled with the new graph and
     module, the fused module's source as stage "fused"), or `compiled` itself when numba is
     missing, fusion is off or nothing fuses."""
     if not ENABLED or not available():
         return compiled
     graph, loops = compiled.graph, 0
+    if make_while_runner is not None:
+        graph, loops = fuse_whiles(graph, make_while_runner)
     if make_scan_runner is not None:
-        graph, loops = fuse_scans(graph, make_scan_runner)
+        graph, scans = fuse_scans(graph, make_scan_runner)
+        loops += scans
     graph, count = fuse_elementwise(graph, make_runner)
     if not count + loops:
         return compiled

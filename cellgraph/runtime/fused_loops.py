@@ -54,11 +54,6 @@ KIND = "scan"  # the generator's name in the kernel cache's key
 COMPILE_AFTER_TRIPS = 1000
 
 
-def lower(compiled):
-    """The numpy backend's lower step: fused_kernels.lower, with elementwise scans fused too."""
-    return fused_kernels.lower(compiled, make_scan_runner)
-
-
 def scan_kernel_source(structure: tuple, cache: bool) -> str:
     """The Python source of `kernel(steps, in0, ..., out0, ...)` for a ScanProgram structure.
     The carries, the constants and each step's slices are held in buffers of S that the kernel

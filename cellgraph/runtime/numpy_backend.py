@@ -3,8 +3,8 @@ main namespace, which follows the array API from NumPy 2, plus the override tabl
 that write into arrays (runtime/strided_kernels.py; runtime/blocked_kernels.py, the fused
 elementwise and row-wise ones) and the host-only ones (`print`, and `uniform_real` in
 runtime/rng.py). Where numba is installed, graphs are lowered first: runs of elementwise nodes
-become compiled kernels (runtime/fused_kernels.py), and so do scans with elementwise bodies,
-whole (runtime/fused_loops.py)."""
+become compiled kernels (runtime/fused_kernels.py), and so do Tensor while loops and scans with
+elementwise bodies, whole (runtime/fused_while.py, runtime/fused_loops.py)."""
 from __future__ import annotations
 
 import threading
@@ -14,7 +14,7 @@ import numpy as np
 from . import (
     blocked_kernels,
     collective_kernels,  # noqa: F401  (the collectives join the kernel table)
-    fused_loops,
+    fused_while,
     redistribution_kernels,  # noqa: F401  (and so do the moves between sharded layouts)
 )
 from .backend import Backend, register_backend
@@ -25,7 +25,7 @@ from .strided_kernels import bind_overrides
 
 numpy_backend = Backend("numpy", np, {**bind_kernels(NAMESPACE), **bind_overrides(np),
                                       **blocked_kernels.TABLE}, device="CPU",
-                        lower=fused_loops.lower)
+                        lower=fused_while.lower)
 K = numpy_backend.kernels
 # Array-sized temporaries reuse the heap's pages instead of faulting in fresh ones every run.
 retain_freed_memory()
