@@ -19,13 +19,7 @@ pytest.importorskip("numba")
 DTYPES = [np.float32, np.float64]
 
 
-@pytest.fixture(autouse=True)
-def kernel_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("CELLGRAPH_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(fused_kernels, "ENABLED", True)
-    monkeypatch.setattr(fused_kernels, "COMPILE_AFTER", 0)  # every call runs the kernel
-    ms.set_context(mode=ms.GRAPH_MODE)
-    return tmp_path / "cache"
+pytestmark = pytest.mark.usefixtures("kernel_cache")  # tests/runtime/conftest.py
 
 
 def scan_nodes(jitted) -> list:
