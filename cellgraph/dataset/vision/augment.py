@@ -50,6 +50,11 @@ def _fill_pixel(fill_value, channels: int | None, dtype) -> np.ndarray:
     return fill.astype(dtype) if fill.ndim else np.full(channels or (), fill, dtype)
 
 
+def _cv_fill(fill_value) -> tuple:
+    """The (r, g, b) border MindSpore's C++ warps hand OpenCV (a number fills all three)."""
+    return (fill_value,) * 3 if isinstance(fill_value, numbers.Number) else tuple(fill_value)
+
+
 def warp_affine(image: np.ndarray, forward: np.ndarray, out_hw: tuple[int, int],
                 interpolation: Inter, fill_value) -> np.ndarray:
     """Each output pixel p takes the input at inverse(forward) @ p (nearest or bilinear);
@@ -179,13 +184,16 @@ def _symmetric(value, name: str, op: str) -> tuple[float, float]:
     return pair
 
 
-class RandomAffine(_RandomOp):
+class RandomAffine(_RandomOp, CppRandomOperation):
     """A random affine warp about the image centre: a turn drawn from `degrees`, a shift of
     a fraction of the width and height drawn from `translate` ((x_min, x_max[, y_min,
     y_max])), a zoom from `scale` ((min, max)) and shears (degrees) from `shear` (a number s:
     x in [-s, s]; (min, max): x; (x_min, x_max, y_min, y_max): both).
 
-    The forward map is translate . centre . rotate . shear . scale . uncentre, where the
+    Arrays are warped as MindSpore's C++ op warps them: six float draws (turn, x and y shift
+    in pixels, zoom, x and y shear) by std::uniform_real_distribution over the op's mt19937,
+    GetAffineMatrix's float32 matrix and cv::warpAffine. Pillow images (MindSpore's Python
+    implementation) take translate . centre . rotate . shear . scale . uncentre, where the
     x-shear adds tan(sx) * y to x and the y-shear adds tan(sy) * x to y."""
 
     @property
@@ -228,8 +236,26 @@ class RandomAffine(_RandomOp):
         linear = _rotation(angle) @ shear * zoom
         return _about(((width - 1) / 2, (height - 1) / 2), linear, (tx, ty))
 
+    def cpp_matrix(self, height: int, width: int) -> np.ndarray:
+        """One draw of MindSpore's C++ RandomAffineOp: the float32 2x3 forward matrix."""
+        words, f32 = self.words, np.float32
+        x_min, x_max, y_min, y_max = (f32(t) for t in self.translate)
+        degrees = _std_shuffle.uniform_float(words, *self.degrees)
+        tx = _std_shuffle.uniform_float(words, x_min * f32(width), x_max * f32(width))
+        ty = _std_shuffle.uniform_float(words, y_min * f32(height), y_max * f32(height))
+        scale = _std_shuffle.uniform_float(words, *self.scale)
+        shear_x = _std_shuffle.uniform_float(words, *self.shear[:2])
+        shear_y = _std_shuffle.uniform_float(words, *self.shear[2:])
+        return cv_warp.affine_matrix(height, width, np.fmod(degrees, f32(360)), (tx, ty),
+                                     scale, (shear_x, shear_y))
+
     def __call__(self, image):
         array, was_pil = _as_array(image, "RandomAffine")
+        if not was_pil:
+            return cv_warp.warp_affine(array, self.cpp_matrix(*array.shape[:2]),
+                                       array.shape[:2],
+                                       _CV_INTER.get(self.resample, cv_warp.CvInter.LINEAR),
+                                       _cv_fill(self.fill_value))
         forward = self.matrix(*array.shape[:2])
         return _back(warp_affine(array, forward, array.shape[:2], self.resample,
                                  self.fill_value), was_pil)
@@ -269,21 +295,18 @@ class Affine(TensorOperation):
         self.degrees, self.translate, self.scale = float(degrees), tuple(translate), scale
         self.shear, self.resample, self.fill_value = shear, resample, fill_value
 
-    def matrix(self, height: int, width: int) -> np.ndarray:
-        """The forward 2x3 matrix for an image of this size: RandomAffine's composition, the
-        turn and the shears taken the other way round (MindSpore's Affine pixels match)."""
-        tx = self.translate[0] * width  # not rounded to whole pixels
-        ty = self.translate[1] * height
-        sx, sy = (math.radians(-s) for s in self.shear)
-        shear = np.array([[1.0, math.tan(sx)], [math.tan(sy), 1.0]])
-        linear = _rotation(-self.degrees) @ shear * self.scale
-        return _about(((width - 1) / 2, (height - 1) / 2), linear, (tx, ty))
-
     def __call__(self, image):
+        """MindSpore's C++ Affine (its Pillow images too): GetAffineMatrix's float32 matrix
+        for a shift of the fractions times the width and height, and cv::warpAffine."""
         array, was_pil = _as_array(image, "Affine")
-        forward = self.matrix(*array.shape[:2])
-        return _back(warp_affine(array, forward, array.shape[:2], self.resample,
-                                 self.fill_value), was_pil)
+        height, width = array.shape[:2]
+        shift = (np.float32(self.translate[0]) * np.float32(width),
+                 np.float32(self.translate[1]) * np.float32(height))
+        matrix = cv_warp.affine_matrix(height, width, self.degrees, shift, self.scale,
+                                       self.shear)
+        return _back(cv_warp.warp_affine(array, matrix, (height, width),
+                                         _CV_INTER.get(self.resample, cv_warp.CvInter.LINEAR),
+                                         _cv_fill(self.fill_value)), was_pil)
 
 
 def _odd_pair(value, name: str, op: str) -> tuple[int, int]:

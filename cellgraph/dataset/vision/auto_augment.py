@@ -26,7 +26,7 @@ from cellgraph.dataset.core.validator_helpers import (
 from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from . import color
-from .cv_warp import CvInter, rotation_matrix, warp_affine
+from .cv_warp import CvInter, affine_matrix, rotation_matrix, warp_affine
 from .transforms import Inter
 
 __all__ = ["AutoAugment", "AutoAugmentPolicy", "RandAugment", "TrivialAugmentWide"]
@@ -144,31 +144,10 @@ def _translate_top(size: int) -> np.float32:
 _CV_INTER = {Inter.NEAREST: CvInter.NEAREST, Inter.BICUBIC: CvInter.CUBIC}  # others: linear
 
 
-def _radians(degrees) -> np.float32:
-    return _F(math.pi * float(degrees) / 180.0)
-
-
-def _affine_matrix(height: int, width: int, translate, shear) -> np.ndarray:
-    """MindSpore's GetAffineMatrix (float32) for no turn and no zoom: shears (x, y) in degrees
-    and a shift of `translate` times the image's width and height."""
-    def cos(v):
-        return _F(math.cos(float(v)))
-
-    shear_x, shear_y = _radians(shear[0]), _radians(-_F(shear[1]))
-    tan_x = _F(math.tan(float(shear_x)))
-    m0 = _F(cos(shear_y) / cos(shear_y))
-    m1 = _F(-cos(shear_y) * tan_x / cos(shear_y))  # less sin(0) for the turn
-    m3 = _F(_F(math.sin(float(shear_y))) / cos(shear_y))
-    m4 = _F(-_F(math.sin(float(shear_y))) * tan_x / cos(shear_y) + _F(1))
-    cx, cy = _F(width - 1) / _F(2), _F(height - 1) / _F(2)
-    tx, ty = _F(translate[0]) * _F(width), _F(translate[1]) * _F(height)
-    m2 = (_F(1) - m0) * cx - m1 * cy + tx
-    m5 = (_F(1) - m4) * cy - m3 * cx + ty
-    return np.array([[m0, m1, m2], [m3, m4, m5]], np.float32)
-
-
 def _affine(image, translate, shear, inter, fill):
-    matrix = _affine_matrix(image.shape[0], image.shape[1], translate, shear)
+    height, width = image.shape[:2]
+    shift = (_F(translate[0]) * _F(width), _F(translate[1]) * _F(height))
+    matrix = affine_matrix(height, width, 0.0, shift, 1.0, shear)
     return warp_affine(image, matrix, image.shape[:2], inter, fill)
 
 
