@@ -20,6 +20,7 @@ from cellgraph.dataset.core.validator_helpers import (
     check_fill_value,
     check_value,
     type_check,
+    type_check_list,
 )
 from cellgraph.dataset.transforms.transforms import CppRandomOperation, _transform_list
 
@@ -360,47 +361,75 @@ class GaussianBlur(TensorOperation):
         return _back(out.astype(array.dtype), was_pil)
 
 
-class RandomErasing(_RandomOp):
+def _check_erasing(prob, scale, ratio, value, inplace, max_attempts) -> None:
+    """MindSpore's checks of RandomErasing's arguments, in its order and words."""
+    type_check(prob, (float, int), "prob")
+    for name, pair in (("scale", scale), ("ratio", ratio)):
+        type_check_list(pair, (float, int), name)
+        if len(pair) != 2:
+            raise TypeError(f"{name} should be a list or tuple of length 2.")
+    type_check(value, (int, list, tuple, str), "value")
+    type_check(inplace, (bool,), "inplace")
+    type_check(max_attempts, (int,), "max_attempts")
+    if not (isinstance(value, numbers.Number) or value == "random" or
+            (isinstance(value, (tuple, list)) and len(value) == 3)):
+        raise ValueError("The value for erasing should be either a single value, or a string "
+                         "'random', or a sequence of 3 elements for RGB respectively.")
+    check_value(prob, [0.0, 1.0], "prob")
+    for name, (low, high) in (("scale", scale), ("ratio", ratio)):
+        if low > high:
+            raise ValueError(f"{name} should be in (min,max) format. Got (max,min).")
+        if name == "scale":
+            if not 0 <= low <= high <= FLOAT_MAX_INTEGER:
+                raise ValueError(f"Input is not within the required interval of "
+                                 f"[0, {FLOAT_MAX_INTEGER}].")
+            if high <= 0:
+                raise ValueError("Input scale[1] must be greater than 0.")
+        else:
+            check_value(low, [0, FLOAT_MAX_INTEGER], left_open_interval=True)
+            check_value(high, [0, FLOAT_MAX_INTEGER], left_open_interval=True)
+    if isinstance(value, int):
+        check_value(value, (0, 255))
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            type_check(item, (int,), "value")
+            check_value(item, [0, 255], "value")
+    check_value(max_attempts, (1, FLOAT_MAX_INTEGER))
+
+
+class RandomErasing(TensorOperation):
     """With probability `prob`, overwrite a random rectangle of a CHW image: its area a
-    fraction drawn from `scale`, its height / width ratio log-uniform in `ratio`; `value` is
-    a number, one per channel, or "random" (standard normal noise). After `max_attempts`
-    rectangles that do not fit, the image is left as it is."""
+    fraction drawn from `scale`, its width / height ratio from `ratio`; `value` is a number,
+    one per channel, or "random" (standard normal noise). After `max_attempts` rectangles that
+    do not fit, the image is left as it is. As MindSpore's Python implementation, it draws
+    from Python's `random` module (and the noise from `numpy.random`), which
+    dataset.config.set_seed seeds."""
 
     python_implementation = True  # as MindSpore runs it
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
                  max_attempts=10):
-        op = "RandomErasing"
-        if not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
-            raise ValueError(f"{op}: `prob` must be in [0, 1], got {prob!r}")
-        self.prob = float(prob)
-        self.scale = _range_pair(scale, "scale", op)
-        self.ratio = _range_pair(ratio, "ratio", op)
-        if self.ratio[0] <= 0:
-            raise ValueError(f"{op}: `ratio` must be positive, got {ratio!r}")
-        if not (value == "random" or isinstance(value, (numbers.Real, tuple, list))):
-            raise TypeError(f"{op}: `value` must be a number, a tuple or 'random', got "
-                            f"{value!r}")
-        self.value, self.inplace = value, bool(inplace)
-        self.max_attempts = int(max_attempts)
+        _check_erasing(prob, scale, ratio, value, inplace, max_attempts)
+        self.prob, self.scale, self.ratio = prob, tuple(scale), tuple(ratio)
+        self.value, self.inplace, self.max_attempts = value, inplace, max_attempts
 
     def region(self, height: int, width: int):
-        """(top, left, h, w) of the rectangle to erase, or None."""
-        log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        """(top, left, h, w) of the rectangle to erase, or None: MindSpore's get_erase_params
+        (bounded), uniform draws of the area and the ratio, the width rounded first."""
         for _ in range(self.max_attempts):
-            area = height * width * self.rng.uniform(*self.scale)
-            aspect = math.exp(self.rng.uniform(*log_ratio))
-            h, w = round(math.sqrt(area * aspect)), round(math.sqrt(area / aspect))
-            if 0 < h < height and 0 < w < width:
-                return (int(self.rng.integers(height - h + 1)),
-                        int(self.rng.integers(width - w + 1)), h, w)
+            area = random.uniform(self.scale[0], self.scale[1]) * (height * width)
+            aspect = random.uniform(self.ratio[0], self.ratio[1])
+            w = round(math.sqrt(area * aspect))
+            h = round(w / aspect)
+            if h < height and w < width:
+                return (random.randint(0, height - h), random.randint(0, width - w), h, w)
         return None
 
     def __call__(self, image):
         array = np.asarray(image)
         if array.ndim != 3:
             raise RuntimeError(f"RandomErasing: expected a CHW image, got shape {array.shape}")
-        if self.rng.random() >= self.prob:
+        if not self.prob > random.random():
             return array
         box = self.region(*array.shape[1:])
         if box is None:
@@ -408,7 +437,7 @@ class RandomErasing(_RandomOp):
         top, left, h, w = box
         out = array if self.inplace else array.copy()
         if self.value == "random":
-            patch = self.rng.standard_normal((array.shape[0], h, w))
+            patch = np.random.normal(loc=0.0, scale=1.0, size=(array.shape[0], h, w))
         else:
             patch = np.asarray(self.value, np.float64).reshape(-1, 1, 1)
         out[:, top:top + h, left:left + w] = patch

@@ -650,8 +650,13 @@ class HWC2CHW(TensorOperation):
         return array.transpose(2, 0, 1)  # a view: batching copies it into place anyway
 
 
+# MindSpore's ToTensor scales by the float 1 / 255 (cv::Mat::convertTo, in double here)
+_BY_255 = float(np.float32(1) / np.float32(255))
+
+
 class ToTensor(TensorOperation):
-    """An HWC image with values 0..255 -> CHW `output_type` in [0, 1]."""
+    """An HWC image with values 0..255 -> CHW `output_type` in [0, 1]: float32 values
+    (each times the float 1 / 255, as MindSpore's OpenCV conversion), then cast."""
 
     def __init__(self, output_type=np.float32):
         from cellgraph.dataset.transforms.transforms import numpy_dtype
@@ -661,7 +666,8 @@ class ToTensor(TensorOperation):
     def __call__(self, image):
         array = _image_array(image, "ToTensor")
         array = array[..., None] if array.ndim == 2 else array
-        return np.ascontiguousarray(array.transpose(2, 0, 1) / 255.0, self.output_type)
+        scaled = (array.transpose(2, 0, 1).astype(np.float64) * _BY_255).astype(np.float32)
+        return np.ascontiguousarray(scaled, self.output_type)
 
 
 def __getattr__(name: str):
