@@ -151,22 +151,6 @@ def _affine(image, translate, shear, inter, fill):
     return warp_affine(image, matrix, image.shape[:2], inter, fill)
 
 
-def _sharpness(image: np.ndarray, factor) -> np.ndarray:
-    """A blend with the image smoothed by [[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13 (edges kept),
-    in float32 as cv::filter2D and cv::addWeighted compute them."""
-    taps = np.full((3, 3), _F(1.0 / 13.0), np.float32)
-    taps[1, 1] = _F(5.0 / 13.0)
-    data = image.astype(np.float32)
-    height, width = image.shape[:2]
-    smooth = np.zeros_like(data)
-    for dy in range(3):
-        for dx in range(3):
-            smooth[1:-1, 1:-1] += taps[dy, dx] * data[dy:height - 2 + dy, dx:width - 2 + dx]
-    blurred = np.clip(np.rint(smooth), 0, 255).astype(np.uint8)
-    blurred[[0, -1]], blurred[:, [0, -1]] = image[[0, -1]], image[:, [0, -1]]
-    return color.cv_add_weighted(image, factor, blurred, 1.0 - float(factor))
-
-
 def _autocontrast(image: np.ndarray) -> np.ndarray:
     """MindSpore's AutoContrast with no cutoff: each channel's used levels stretched to
     0..255 (float32 scale, truncated)."""
@@ -220,7 +204,7 @@ def apply_augment(image: np.ndarray, name: str, magnitude, inter: Inter, fill) -
     if name == "Contrast":
         return color.AdjustContrast(float(_F(1) + magnitude)).adjust(image)
     if name == "Sharpness":
-        return _sharpness(image, _F(1) + magnitude)
+        return color.cv_sharpness(image, _F(1) + magnitude)
     if name == "Posterize":
         mask = (0xFF << (8 - int(magnitude))) & 0xFF
         return image & np.uint8(mask)

@@ -388,20 +388,30 @@ class RandomSolarize(CppRandomOperation):
         return _back(np.where(inside, 255 - array, array).astype(array.dtype), was_pil)
 
 
-class RandomSharpness(_RandomOp):
-    """Sharpness scaled by a factor drawn from `degrees` (Pillow's ImageEnhance.Sharpness:
-    a blend with the image smoothed by a 3x3 kernel, borders kept)."""
+class RandomSharpness(_RandomOp, CppRandomOperation):
+    """Sharpness scaled by a factor drawn from `degrees`: a blend with the image smoothed by a
+    3x3 kernel, borders kept. Arrays as MindSpore's C++ op: the factor mid + u * half-range
+    from a float uniform draw u in [-1, 1) over the op's mt19937, and OpenCV's filter and
+    blend; Pillow images by ImageEnhance.Sharpness, as its Python implementation."""
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _positive_degrees(degrees)
 
     def __call__(self, image):
+        if not _is_pil(image):
+            array = np.asarray(image)
+            if array.ndim not in (2, 3):
+                raise RuntimeError(f"Sharpness: shape of input is not <H,W,C> or <H,W>, but "
+                                   f"got rank: {array.ndim}")
+            f32 = np.float32
+            start, end = f32(self.degrees[0]), f32(self.degrees[1])
+            draw = std.uniform_float(self.words, -1.0, 1.0)
+            return cv_sharpness(array, (end + start) / f32(2) + draw * ((end - start) / f32(2)))
         from PIL import ImageEnhance
 
-        array, was_pil = _rgb(image, "RandomSharpness")
+        array, _ = _rgb(image, "RandomSharpness")
         factor = self.rng.uniform(*self.degrees)
-        out = ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(factor)
-        return out if was_pil else np.asarray(out)
+        return ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(factor)
 
 
 class _Adjust(TensorOperation):
@@ -488,7 +498,7 @@ def cv_adjust_hue(array: np.ndarray, shift: float) -> np.ndarray:
 
 class AdjustSharpness(_Adjust):
     """Sharpness scaled by `sharpness_factor`: a blend with the image smoothed by a 3x3
-    kernel (borders kept); 0 blurs, 1 is the image, 2 sharpens."""
+    kernel (borders kept), as MindSpore's C++ kernel; 0 blurs, 1 is the image, 2 sharpens."""
 
     _name = "sharpness_factor"
     _names_range = False
@@ -497,12 +507,7 @@ class AdjustSharpness(_Adjust):
         super().__init__(sharpness_factor)
 
     def adjust(self, array):
-        image = _pil().fromarray(array)  # (Pillow's ImportError names the extra)
-        from PIL import ImageFilter
-
-        blurred = np.array(image.filter(ImageFilter.SMOOTH))
-        blurred[[0, -1]], blurred[:, [0, -1]] = array[[0, -1]], array[:, [0, -1]]
-        return cv_add_weighted(array, self.factor, blurred, 1.0 - float(np.float32(self.factor)))
+        return cv_sharpness(array, self.factor)
 
     def __call__(self, image):
         array = image if isinstance(image, np.ndarray) else None
@@ -528,10 +533,38 @@ def _cv_rgb_to_gray(array: np.ndarray) -> np.ndarray:
     return ((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15).astype(np.uint8)
 
 
+def cv_sharpness(image: np.ndarray, factor) -> np.ndarray:
+    """MindSpore's C++ AdjustSharpness: cv::filter2D by [[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13
+    in float32 (rounded back to uint8), the border rows and columns kept from the image, then
+    cv::addWeighted(image, factor, smoothed, 1 - factor)."""
+    taps = np.full((3, 3), np.float32(1.0 / 13.0), np.float32)
+    taps[1, 1] = np.float32(5.0 / 13.0)
+    data = image.astype(np.float32)
+    height, width = image.shape[:2]
+    smooth = np.zeros_like(data)
+    for dy in range(3):
+        for dx in range(3):
+            window = data[dy:height - 2 + dy, dx:width - 2 + dx].astype(np.float64)
+            # OpenCV's vector loop: one fused multiply-add per tap (exact in double here)
+            smooth[1:-1, 1:-1] = (np.float64(taps[dy, dx]) * window
+                                  + smooth[1:-1, 1:-1]).astype(np.float32)
+    if image.dtype == np.uint8:
+        smoothed = np.clip(np.rint(smooth), 0, 255).astype(np.uint8)
+    else:
+        smoothed = smooth.astype(image.dtype)
+    smoothed[[0, -1]], smoothed[:, [0, -1]] = image[[0, -1]], image[:, [0, -1]]
+    return cv_add_weighted(image, factor, smoothed, 1.0 - float(np.float32(factor)))
+
+
 def cv_add_weighted(first: np.ndarray, alpha, second, beta) -> np.ndarray:
-    """cv::addWeighted(first, alpha, second, beta, 0) of uint8 images: in float32, as OpenCV's
-    vector loop computes it, fma(first, alpha, second * beta), then rounded half to even."""
+    """cv::addWeighted(first, alpha, second, beta, 0): of uint8 images in float32, as OpenCV's
+    vector loop computes it, fma(first, alpha, second * beta), then rounded half to even; of
+    float images in double."""
     alpha, beta = np.float32(alpha), np.float32(beta)
+    if first.dtype != np.uint8:  # float images: summed in double
+        out = (first.astype(np.float64) * np.float64(alpha)
+               + np.asarray(second, np.float64) * np.float64(beta))
+        return out.astype(first.dtype)
     scaled = (np.asarray(second).astype(np.float32) * beta).astype(np.float64)
     out = (first.astype(np.float64) * np.float64(alpha) + scaled).astype(np.float32)
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
