@@ -85,7 +85,7 @@ def adjust_contrast(image, factor):
     """Blend with the mean grey level; on uint8 as MindSpore's kernel: OpenCV's grey image,
     its mean rounded to a uint8 level, then OpenCV's blend."""
     if image.dtype == np.uint8:
-        level = np.clip(np.rint(np.float64(_cv_rgb_to_gray(image).mean())), 0, 255)
+        level = np.clip(np.rint(np.float64(cv_rgb_to_gray(image).mean())), 0, 255)
         return _cv_blend(image, np.full(image.shape, level, np.uint8), factor)
     return _blend(image, np.float32(gray(image).mean()), factor)
 
@@ -93,7 +93,7 @@ def adjust_contrast(image, factor):
 def adjust_saturation(image, factor):
     """Blend with the grey image; on uint8 as MindSpore's kernel (OpenCV's grey and blend)."""
     if image.dtype == np.uint8:
-        return _cv_blend(image, np.repeat(_cv_rgb_to_gray(image)[..., None], 3, -1), factor)
+        return _cv_blend(image, np.repeat(cv_rgb_to_gray(image)[..., None], 3, -1), factor)
     return _blend(image, gray(image), factor)
 
 
@@ -193,15 +193,32 @@ class RandomColorAdjust(_RandomOp, CppRandomOperation):
         return _back(array, was_pil)
 
 
-class RandomColor(_RandomOp):
-    """Saturation scaled by a factor drawn uniformly from `degrees` (min, max)."""
+class RandomColor(_RandomOp, CppRandomOperation):
+    """Saturation scaled by a factor drawn uniformly from `degrees` (min, max). Arrays as
+    MindSpore's C++ op: a float uniform draw over the op's mt19937; within 0.00195 of 1 the
+    image as it is, of 0 OpenCV's grey image, else cv::addWeighted with it; Pillow images by
+    the transform's Python generator."""
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _positive_degrees(degrees)
 
     def __call__(self, image):
-        array, was_pil = _rgb(image, "RandomColor")
-        return _back(adjust_saturation(array, self.rng.uniform(*self.degrees)), was_pil)
+        if _is_pil(image):
+            array, _ = _rgb(image, "RandomColor")
+            return _back(adjust_saturation(array, self.rng.uniform(*self.degrees)), True)
+        array = np.asarray(image)
+        if array.ndim != 3 or array.shape[2] != 3:
+            raise RuntimeError(f"RandomColor: image shape is not <H,W,C> or channel is not 3, "
+                               f"got rank: {array.ndim}, and channel: "
+                               f"{array.shape[2] if array.ndim == 3 else array.shape[-1]}")
+        factor = std.uniform_float(self.words, *self.degrees)
+        eps = 0.00195  # half a level of an 8-bit image
+        if abs(float(factor) - 1.0) < eps:
+            return array
+        grey = np.repeat(cv_rgb_to_gray(array)[..., None], 3, -1)
+        if abs(float(factor)) < eps:
+            return grey
+        return cv_add_weighted(array, factor, grey, np.float32(1) - factor)
 
 
 class Invert(TensorOperation):
@@ -527,8 +544,32 @@ def _cv_gray(array: np.ndarray) -> np.ndarray:
     return ((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14).astype(np.uint8)
 
 
-def _cv_rgb_to_gray(array: np.ndarray) -> np.ndarray:
-    """cv::cvtColor(RGB2GRAY) of a uint8 image: 15-bit fixed-point weights, rounded."""
+_GREY_WEIGHTS = (np.float32(0.299), np.float32(0.587), np.float32(0.114))
+_LANES = 8  # the float lanes of OpenCV's AVX2 loop
+
+
+def _fma(a, b, c) -> np.ndarray:
+    """fmaf(a, b, c): exact in double, rounded once to float32."""
+    return (a.astype(np.float64) * np.float64(b) + c.astype(np.float64)).astype(np.float32)
+
+
+def _cv_float_gray(array: np.ndarray) -> np.ndarray:
+    """cv::cvtColor(RGB2GRAY) of a float32 image, row by row as OpenCV runs it: the columns
+    in whole vectors of 8 as fma(b, wb, fma(g, wg, r * wr)), the rest as its scalar loop,
+    fma(b, wb, fma(r, wr, g * wg))."""
+    wr, wg, wb = _GREY_WEIGHTS
+    r, g, b = array[..., 0], array[..., 1], array[..., 2]
+    whole = array.shape[1] - array.shape[1] % _LANES
+    grey = _fma(b, wb, _fma(g, wg, r * wr))
+    grey[:, whole:] = _fma(b[:, whole:], wb, _fma(r[:, whole:], wr, g[:, whole:] * wg))
+    return grey
+
+
+def cv_rgb_to_gray(array: np.ndarray) -> np.ndarray:
+    """cv::cvtColor(RGB2GRAY): of a uint8 image with 15-bit fixed-point weights, rounded; of
+    a float image in float32."""
+    if array.dtype != np.uint8:
+        return _cv_float_gray(array.astype(np.float32)).astype(array.dtype)
     r, g, b = (array[..., i].astype(np.int64) for i in range(3))
     return ((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15).astype(np.uint8)
 
