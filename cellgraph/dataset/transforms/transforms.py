@@ -82,6 +82,7 @@ class CppRandomOperation(TensorOperation):
 
     _words = None
     _seeding = None
+    engine_type = None  # the engine's class, when not dataset._std_shuffle.Mt19937Words
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -106,18 +107,18 @@ class CppRandomOperation(TensorOperation):
 
         from ..engine import current_pass
 
+        engine = self.engine_type or _std_shuffle.Mt19937Words
         state = current_pass()
         if state is not None:  # in a pipeline: an engine the pass seeds when it begins
             # each map worker's copy is seeded with the seed plus the worker's index
             base = config.get_seed() if config.seeding() else int(
                 np.random.SeedSequence().entropy % 2**32)
-            return state.words(self, lambda worker: _std_shuffle.Mt19937Words(
-                (base + worker) % 2**32))
+            return state.words(self, lambda worker: engine((base + worker) % 2**32))
         seeding = config.seeding()
         if self._words is None or self._seeding != seeding:
             seed = config.get_seed() if seeding else int(np.random.SeedSequence().entropy
                                                          % 2**32)
-            self._words, self._seeding = _std_shuffle.Mt19937Words(seed), seeding
+            self._words, self._seeding = engine(seed), seeding
         return self._words
 
 
