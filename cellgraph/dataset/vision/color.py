@@ -5,6 +5,7 @@ does: out = reference + factor * (image - reference), clipped to the dtype's ran
 from __future__ import annotations
 
 import numbers
+import random
 
 import numpy as np
 
@@ -197,7 +198,7 @@ class RandomColor(_RandomOp, CppRandomOperation):
     """Saturation scaled by a factor drawn uniformly from `degrees` (min, max). Arrays as
     MindSpore's C++ op: a float uniform draw over the op's mt19937; within 0.00195 of 1 the
     image as it is, of 0 OpenCV's grey image, else cv::addWeighted with it; Pillow images by
-    the transform's Python generator."""
+    Python's `random`, as its Python implementation."""
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _positive_degrees(degrees)
@@ -205,7 +206,11 @@ class RandomColor(_RandomOp, CppRandomOperation):
     def __call__(self, image):
         if _is_pil(image):
             array, _ = _rgb(image, "RandomColor")
-            return _back(adjust_saturation(array, self.rng.uniform(*self.degrees)), True)
+            from PIL import ImageEnhance
+
+            low, high = self.degrees  # MindSpore's Python implementation's draw
+            factor = (high - low) * random.random() + low
+            return ImageEnhance.Color(image.convert("RGB")).enhance(factor)
         array = np.asarray(image)
         if array.ndim != 3 or array.shape[2] != 3:
             raise RuntimeError(f"RandomColor: image shape is not <H,W,C> or channel is not 3, "
@@ -375,7 +380,10 @@ class Grayscale(TensorOperation):
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "Grayscale")
-        luma = np.clip(np.rint(gray(array)), 0, 255).astype(array.dtype)
+        if was_pil:  # MindSpore's: Pillow's own "L" conversion (its fixed-point rounding)
+            luma = np.asarray(image.convert("RGB").convert("L"))[..., None]
+        else:
+            luma = np.clip(np.rint(gray(array)), 0, 255).astype(array.dtype)
         out = np.repeat(luma, self.channels, axis=2)
         if was_pil:
             return _pil().fromarray(out[..., 0] if self.channels == 1 else out)
@@ -409,7 +417,8 @@ class RandomSharpness(_RandomOp, CppRandomOperation):
     """Sharpness scaled by a factor drawn from `degrees`: a blend with the image smoothed by a
     3x3 kernel, borders kept. Arrays as MindSpore's C++ op: the factor mid + u * half-range
     from a float uniform draw u in [-1, 1) over the op's mt19937, and OpenCV's filter and
-    blend; Pillow images by ImageEnhance.Sharpness, as its Python implementation."""
+    blend; Pillow images by ImageEnhance.Sharpness and Python's `random`, as its Python
+    implementation."""
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _positive_degrees(degrees)
@@ -427,7 +436,8 @@ class RandomSharpness(_RandomOp, CppRandomOperation):
         from PIL import ImageEnhance
 
         array, _ = _rgb(image, "RandomSharpness")
-        factor = self.rng.uniform(*self.degrees)
+        low, high = self.degrees  # MindSpore's Python implementation's draw
+        factor = (high - low) * random.random() + low
         return ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(factor)
 
 

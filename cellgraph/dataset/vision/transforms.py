@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import numbers
+import random
 from enum import Enum, IntEnum
 
 import numpy as np
@@ -401,8 +402,11 @@ class RandomCrop(_RandomOp, CppRandomOperation):
         if in_h < height or in_w < width:
             raise ValueError(f"Crop size {self.size} is larger than input image size "
                              f"({in_h}, {in_w}).")
-        top = int(self.rng.integers(in_h - height + 1))
-        left = int(self.rng.integers(in_w - width + 1))
+        if (in_h, in_w) == (height, width):
+            top = left = 0
+        else:  # MindSpore's Python implementation: Python's random, top first
+            top = random.randint(0, in_h - height)
+            left = random.randint(0, in_w - width)
         out = tuple(_crop(image, top, left, height, width) for image in images)
         return out[0] if len(out) == 1 else out
 
@@ -475,8 +479,8 @@ _DE_TYPE_NAMES = {"U": "string", "S": "bytes", "O": "python"}
 class RandomFlip(_RandomOp, CppRandomOperation):
     """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`. Arrays draw
     as MindSpore's C++ op draws (`std::bernoulli_distribution` of the float `prob` over the
-    op's mt19937), Pillow images from the transform's Python generator, as MindSpore's Python
-    implementation does."""
+    op's mt19937), Pillow images by Python's `random` (which set_seed seeds), as MindSpore's
+    Python implementation does."""
 
     axis = 1
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
@@ -492,7 +496,7 @@ class RandomFlip(_RandomOp, CppRandomOperation):
                 self._check_rank(np.asarray(image).ndim)
                 self._check_dtype(np.asarray(image).dtype)
         if images and _is_pil(images[0]):
-            flip = self.rng.random() < self.prob
+            flip = self.prob > random.random()  # MindSpore's Python implementation
         else:
             flip = std.bernoulli(self.words, float(np.float32(self.prob)))
         out = tuple(self._flip(image) if flip else image for image in images)
