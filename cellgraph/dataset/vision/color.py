@@ -175,7 +175,7 @@ class RandomColorAdjust(_RandomOp, CppRandomOperation):
         self.ranges = [(adjust_brightness, _factor_range(brightness, "brightness")),
                        (adjust_contrast, _factor_range(contrast, "contrast")),
                        (adjust_saturation, _factor_range(saturation, "saturation")),
-                       (adjust_hue, _factor_range(hue, "hue", 0, (-0.5, 0.5), False))]
+                       (cv_adjust_hue, _factor_range(hue, "hue", 0, (-0.5, 0.5), False))]
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "RandomColorAdjust")
@@ -187,7 +187,7 @@ class RandomColorAdjust(_RandomOp, CppRandomOperation):
             std.shuffle(order, words)
             draw = lambda low, high: std.uniform_float(words, low, high)
         for adjust, (low, high) in order:
-            identity = 0.0 if adjust is adjust_hue else 1.0
+            identity = 0.0 if adjust is cv_adjust_hue else 1.0
             # MindSpore compares the ends as float32 (CmpFloat)
             if not np.float32(low) == np.float32(high) == np.float32(identity):
                 array = adjust(array, draw(low, high))
@@ -500,8 +500,7 @@ class AdjustSaturation(_Adjust):
 
 class AdjustHue(_Adjust):
     """The hue turned by `hue_factor` turns, in [-0.5, 0.5]: for uint8 images through OpenCV's
-    full-range 8-bit HSV, as MindSpore's kernel; its pixels can still differ from MindSpore's
-    by a few levels."""
+    full-range 8-bit HSV, as MindSpore's kernel."""
 
     _name = "hue_factor"
     _range = (-0.5, 0.5)
@@ -642,18 +641,37 @@ def _cv_rgb_to_hsv_full(array: np.ndarray) -> np.ndarray:
 _SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
 
 
+_HSV_LANES = 32  # the pixels a vector of OpenCV's AVX2 8-bit HSV -> RGB loop holds
+
+
 def _cv_hsv_full_to_rgb(hsv: np.ndarray) -> np.ndarray:
-    h = hsv[..., 0].astype(np.float32) * np.float32(6.0 / 256)
+    """cv::cvtColor(HSV2RGB_FULL) of a uint8 image, row by row as OpenCV runs it: hue times
+    6 / 255 in float32; the columns in whole vectors of 32 with fused multiply-adds and the
+    result truncated, the rest of a row by its scalar loop, rounded."""
+    whole = hsv.shape[1] - hsv.shape[1] % _HSV_LANES
+    out = np.empty(hsv.shape, np.uint8)
+    out[:, :whole] = _hsv_to_rgb_levels(hsv[:, :whole], vector=True)
+    out[:, whole:] = _hsv_to_rgb_levels(hsv[:, whole:], vector=False)
+    return out
+
+
+def _hsv_to_rgb_levels(hsv: np.ndarray, vector: bool) -> np.ndarray:
+    one = np.float32(1)
+    h = hsv[..., 0].astype(np.float32) * (np.float32(6) / np.float32(255))
     s = hsv[..., 1].astype(np.float32) * np.float32(1 / 255)
     v = hsv[..., 2].astype(np.float32) * np.float32(1 / 255)
     sector = np.floor(h).astype(np.int64)
     h = h - sector.astype(np.float32)
-    bad = (sector < 0) | (sector >= 6)
-    sector, h = np.where(bad, 0, sector), np.where(bad, np.float32(0), h)
-    one = np.float32(1)
-    tab = np.stack([v, v * (one - s), v * (one - s * h), v * (one - s * (one - h))], -1)
-    picks = _SECTORS[sector]  # (b, g, r) entries of tab
-    bgr = np.take_along_axis(tab, picks, -1)
-    bgr = np.where((s == 0)[..., None], v[..., None], bgr)
-    rgb = bgr[..., ::-1] * np.float32(255)
-    return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
+    sector = sector % 6  # a hue of 255 comes to 6: sector 0
+    if vector:  # 1 - s * x contracted to one fused multiply-add
+        falling = _fma(-s, h, np.ones_like(h))
+        rising = _fma(-s, one - h, np.ones_like(h))
+    else:
+        falling, rising = one - s * h, one - s * (one - h)
+    tab = np.stack([v, v * (one - s), v * falling, v * rising], -1)
+    bgr = np.take_along_axis(tab, _SECTORS[sector], -1)
+    if not vector:
+        bgr = np.where((s == 0)[..., None], v[..., None], bgr)
+    levels = bgr[..., ::-1] * np.float32(255)
+    levels = np.trunc(levels) if vector else np.rint(levels)
+    return np.clip(levels, 0, 255).astype(np.uint8)
