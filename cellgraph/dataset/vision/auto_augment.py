@@ -26,6 +26,7 @@ from cellgraph.dataset.core.validator_helpers import (
 from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from . import color
+from .cv_color import cv_sharpness
 from .cv_warp import CvInter, affine_matrix, rotation_matrix, warp_affine
 from .transforms import Inter
 
@@ -204,7 +205,7 @@ def apply_augment(image: np.ndarray, name: str, magnitude, inter: Inter, fill) -
     if name == "Contrast":
         return color.AdjustContrast(float(_F(1) + magnitude)).adjust(image)
     if name == "Sharpness":
-        return color.cv_sharpness(image, _F(1) + magnitude)
+        return cv_sharpness(image, _F(1) + magnitude)
     if name == "Posterize":
         mask = (0xFF << (8 - int(magnitude))) & 0xFF
         return image & np.uint8(mask)
