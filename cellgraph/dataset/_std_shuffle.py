@@ -294,6 +294,24 @@ class NormalFloat:
         return np.float32(y * mult)
 
 
+class Mt19937Normal(Mt19937Words):
+    """`std::mt19937(seed)` with the `std::normal_distribution<float>` of the op that holds
+    both: the distribution keeps the second value of each pair between the op's calls."""
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.normal = NormalFloat()
+
+    @property
+    def state(self) -> dict:
+        return {**Mt19937Words.state.fget(self), "normal": self.normal.saved}
+
+    @state.setter
+    def state(self, value: dict) -> None:
+        Mt19937Words.state.fset(self, value)
+        self.normal.saved = value.get("normal")
+
+
 class GammaFloat:
     """`std::gamma_distribution<float>(alpha, 1)` of libstdc++: Marsaglia and Tsang's method
     on its own normal distribution (alpha < 1 draws for alpha + 1 and scales by U**(1/alpha))."""

@@ -299,7 +299,7 @@ class PhotoTourDataset(_LazySource):
 
     def _patch(self, index: int) -> np.ndarray:
         from ..nodes import ROW_FILE
-        from ..vision.color import _cv_gray
+        from ..vision.cv_color import cv_gray_14bit
 
         if index >= _PHOTO_TOUR_LENS[self.name]:
             raise _pipeline_error(f"[Internal ERROR] Index exceeds the maximum count of image, "
@@ -311,7 +311,7 @@ class PhotoTourDataset(_LazySource):
             from PIL import Image
 
             with Image.open(path) as image:
-                self._sheets[sheet] = _cv_gray(np.asarray(image.convert("RGB")))
+                self._sheets[sheet] = cv_gray_14bit(np.asarray(image.convert("RGB")))
         row, col = divmod(cell, _PATCHES)
         return self._sheets[sheet][row * 64:row * 64 + 64, col * 64:col * 64 + 64, None].copy()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import numbers
 import operator
+import random
 
 import numpy as np
 
@@ -82,6 +83,7 @@ class CppRandomOperation(TensorOperation):
 
     _words = None
     _seeding = None
+    engine_type = None  # the engine's class, when not dataset._std_shuffle.Mt19937Words
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -106,18 +108,18 @@ class CppRandomOperation(TensorOperation):
 
         from ..engine import current_pass
 
+        engine = self.engine_type or _std_shuffle.Mt19937Words
         state = current_pass()
         if state is not None:  # in a pipeline: an engine the pass seeds when it begins
             # each map worker's copy is seeded with the seed plus the worker's index
             base = config.get_seed() if config.seeding() else int(
                 np.random.SeedSequence().entropy % 2**32)
-            return state.words(self, lambda worker: _std_shuffle.Mt19937Words(
-                (base + worker) % 2**32))
+            return state.words(self, lambda worker: engine((base + worker) % 2**32))
         seeding = config.seeding()
         if self._words is None or self._seeding != seeding:
             seed = config.get_seed() if seeding else int(np.random.SeedSequence().entropy
                                                          % 2**32)
-            self._words, self._seeding = _std_shuffle.Mt19937Words(seed), seeding
+            self._words, self._seeding = engine(seed), seeding
         return self._words
 
 
@@ -271,9 +273,18 @@ def _compound_is_python(transforms) -> bool:
     return bool(said) and all(_is_python(t) for t in said)
 
 
-class RandomApply(RandomOperation):
+def _runs_as_python(compound, inputs: tuple) -> bool:
+    """Whether MindSpore runs a RandomApply or RandomChoice as Python: its transforms all do,
+    or it is called on a Pillow image."""
+    return compound.python_implementation or (
+        bool(inputs) and type(inputs[0]).__module__.startswith("PIL."))
+
+
+class RandomApply(CppRandomOperation):
     """With probability `prob`, the transforms one after another; otherwise the input as
-    it is."""
+    it is. As MindSpore: run as C++, a std::uniform_real_distribution<double> draw at most
+    `prob` over the op's mt19937 applies them; run as Python, `prob` below a draw of Python's
+    `random` (which set_seed seeds) skips them."""
 
     @property
     def python_implementation(self) -> bool:
@@ -283,16 +294,23 @@ class RandomApply(RandomOperation):
         self.transforms = _transform_list(transforms, "RandomApply")
         type_check(prob, (float, int), "prob")
         check_value(prob, [0, 1], "prob")
-        self.prob = float(prob)
+        self.prob = prob
 
     def __call__(self, *inputs):
-        if self.rng.random() >= self.prob:
+        from cellgraph.dataset import _std_shuffle
+
+        if _runs_as_python(self, inputs):
+            skip = self.prob < random.random()
+        else:
+            skip = not _std_shuffle.canonical_double(self.words) <= self.prob
+        if skip:
             return inputs[0] if len(inputs) == 1 else inputs
         return _run_in_turn(self.transforms, inputs)
 
 
-class RandomOrder(RandomOperation):
-    """The transforms one after another, in a new random order for each call."""
+class RandomOrder(TensorOperation):
+    """The transforms one after another in a random order: as MindSpore's (Python) transform,
+    its list shuffled in place by Python's `random` (which set_seed seeds) at each call."""
 
     python_implementation = True
 
@@ -300,12 +318,14 @@ class RandomOrder(RandomOperation):
         self.transforms = _transform_list(transforms, "RandomOrder")
 
     def __call__(self, *inputs):
-        order = self.rng.permutation(len(self.transforms))
-        return _run_in_turn([self.transforms[i] for i in order], inputs)
+        random.shuffle(self.transforms)
+        return _run_in_turn(self.transforms, inputs)
 
 
-class RandomChoice(RandomOperation):
-    """One of the transforms, picked uniformly at random for each call."""
+class RandomChoice(CppRandomOperation):
+    """One of the transforms, picked uniformly at random for each call. As MindSpore: run as
+    C++, by std::uniform_int_distribution over the op's mt19937; run as Python, by
+    random.choice (Python's `random`, which set_seed seeds)."""
 
     @property
     def python_implementation(self) -> bool:
@@ -315,7 +335,13 @@ class RandomChoice(RandomOperation):
         self.transforms = _transform_list(transforms, "RandomChoice")
 
     def __call__(self, *inputs):
-        transform = self.transforms[int(self.rng.integers(len(self.transforms)))]
+        from cellgraph.dataset import _std_shuffle
+
+        if _runs_as_python(self, inputs):
+            transform = random.choice(self.transforms)
+        else:
+            pick = _std_shuffle.uniform_int(self.words, 0, len(self.transforms) - 1)
+            transform = self.transforms[pick]
         return _run_in_turn([transform], inputs)
 
 

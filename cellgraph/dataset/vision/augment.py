@@ -20,6 +20,7 @@ from cellgraph.dataset.core.validator_helpers import (
     check_fill_value,
     check_value,
     type_check,
+    type_check_list,
 )
 from cellgraph.dataset.transforms.transforms import CppRandomOperation, _transform_list
 
@@ -48,6 +49,11 @@ def _fill_pixel(fill_value, channels: int | None, dtype) -> np.ndarray:
     if fill.ndim and channels is not None and fill.size != channels:
         raise ValueError(f"expected a fill value per channel ({channels}), got {fill_value!r}")
     return fill.astype(dtype) if fill.ndim else np.full(channels or (), fill, dtype)
+
+
+def _cv_fill(fill_value) -> tuple:
+    """The (r, g, b) border MindSpore's C++ warps hand OpenCV (a number fills all three)."""
+    return (fill_value,) * 3 if isinstance(fill_value, numbers.Number) else tuple(fill_value)
 
 
 def warp_affine(image: np.ndarray, forward: np.ndarray, out_hw: tuple[int, int],
@@ -179,13 +185,16 @@ def _symmetric(value, name: str, op: str) -> tuple[float, float]:
     return pair
 
 
-class RandomAffine(_RandomOp):
+class RandomAffine(_RandomOp, CppRandomOperation):
     """A random affine warp about the image centre: a turn drawn from `degrees`, a shift of
     a fraction of the width and height drawn from `translate` ((x_min, x_max[, y_min,
     y_max])), a zoom from `scale` ((min, max)) and shears (degrees) from `shear` (a number s:
     x in [-s, s]; (min, max): x; (x_min, x_max, y_min, y_max): both).
 
-    The forward map is translate . centre . rotate . shear . scale . uncentre, where the
+    Arrays are warped as MindSpore's C++ op warps them: six float draws (turn, x and y shift
+    in pixels, zoom, x and y shear) by std::uniform_real_distribution over the op's mt19937,
+    GetAffineMatrix's float32 matrix and cv::warpAffine. Pillow images (MindSpore's Python
+    implementation) take translate . centre . rotate . shear . scale . uncentre, where the
     x-shear adds tan(sx) * y to x and the y-shear adds tan(sy) * x to y."""
 
     @property
@@ -228,8 +237,26 @@ class RandomAffine(_RandomOp):
         linear = _rotation(angle) @ shear * zoom
         return _about(((width - 1) / 2, (height - 1) / 2), linear, (tx, ty))
 
+    def cpp_matrix(self, height: int, width: int) -> np.ndarray:
+        """One draw of MindSpore's C++ RandomAffineOp: the float32 2x3 forward matrix."""
+        words, f32 = self.words, np.float32
+        x_min, x_max, y_min, y_max = (f32(t) for t in self.translate)
+        degrees = _std_shuffle.uniform_float(words, *self.degrees)
+        tx = _std_shuffle.uniform_float(words, x_min * f32(width), x_max * f32(width))
+        ty = _std_shuffle.uniform_float(words, y_min * f32(height), y_max * f32(height))
+        scale = _std_shuffle.uniform_float(words, *self.scale)
+        shear_x = _std_shuffle.uniform_float(words, *self.shear[:2])
+        shear_y = _std_shuffle.uniform_float(words, *self.shear[2:])
+        return cv_warp.affine_matrix(height, width, np.fmod(degrees, f32(360)), (tx, ty),
+                                     scale, (shear_x, shear_y))
+
     def __call__(self, image):
         array, was_pil = _as_array(image, "RandomAffine")
+        if not was_pil:
+            return cv_warp.warp_affine(array, self.cpp_matrix(*array.shape[:2]),
+                                       array.shape[:2],
+                                       _CV_INTER.get(self.resample, cv_warp.CvInter.LINEAR),
+                                       _cv_fill(self.fill_value))
         forward = self.matrix(*array.shape[:2])
         return _back(warp_affine(array, forward, array.shape[:2], self.resample,
                                  self.fill_value), was_pil)
@@ -269,21 +296,18 @@ class Affine(TensorOperation):
         self.degrees, self.translate, self.scale = float(degrees), tuple(translate), scale
         self.shear, self.resample, self.fill_value = shear, resample, fill_value
 
-    def matrix(self, height: int, width: int) -> np.ndarray:
-        """The forward 2x3 matrix for an image of this size: RandomAffine's composition, the
-        turn and the shears taken the other way round (MindSpore's Affine pixels match)."""
-        tx = self.translate[0] * width  # not rounded to whole pixels
-        ty = self.translate[1] * height
-        sx, sy = (math.radians(-s) for s in self.shear)
-        shear = np.array([[1.0, math.tan(sx)], [math.tan(sy), 1.0]])
-        linear = _rotation(-self.degrees) @ shear * self.scale
-        return _about(((width - 1) / 2, (height - 1) / 2), linear, (tx, ty))
-
     def __call__(self, image):
+        """MindSpore's C++ Affine (its Pillow images too): GetAffineMatrix's float32 matrix
+        for a shift of the fractions times the width and height, and cv::warpAffine."""
         array, was_pil = _as_array(image, "Affine")
-        forward = self.matrix(*array.shape[:2])
-        return _back(warp_affine(array, forward, array.shape[:2], self.resample,
-                                 self.fill_value), was_pil)
+        height, width = array.shape[:2]
+        shift = (np.float32(self.translate[0]) * np.float32(width),
+                 np.float32(self.translate[1]) * np.float32(height))
+        matrix = cv_warp.affine_matrix(height, width, self.degrees, shift, self.scale,
+                                       self.shear)
+        return _back(cv_warp.warp_affine(array, matrix, (height, width),
+                                         _CV_INTER.get(self.resample, cv_warp.CvInter.LINEAR),
+                                         _cv_fill(self.fill_value)), was_pil)
 
 
 def _odd_pair(value, name: str, op: str) -> tuple[int, int]:
@@ -337,47 +361,75 @@ class GaussianBlur(TensorOperation):
         return _back(out.astype(array.dtype), was_pil)
 
 
-class RandomErasing(_RandomOp):
+def _check_erasing(prob, scale, ratio, value, inplace, max_attempts) -> None:
+    """MindSpore's checks of RandomErasing's arguments, in its order and words."""
+    type_check(prob, (float, int), "prob")
+    for name, pair in (("scale", scale), ("ratio", ratio)):
+        type_check_list(pair, (float, int), name)
+        if len(pair) != 2:
+            raise TypeError(f"{name} should be a list or tuple of length 2.")
+    type_check(value, (int, list, tuple, str), "value")
+    type_check(inplace, (bool,), "inplace")
+    type_check(max_attempts, (int,), "max_attempts")
+    if not (isinstance(value, numbers.Number) or value == "random" or
+            (isinstance(value, (tuple, list)) and len(value) == 3)):
+        raise ValueError("The value for erasing should be either a single value, or a string "
+                         "'random', or a sequence of 3 elements for RGB respectively.")
+    check_value(prob, [0.0, 1.0], "prob")
+    for name, (low, high) in (("scale", scale), ("ratio", ratio)):
+        if low > high:
+            raise ValueError(f"{name} should be in (min,max) format. Got (max,min).")
+        if name == "scale":
+            if not 0 <= low <= high <= FLOAT_MAX_INTEGER:
+                raise ValueError(f"Input is not within the required interval of "
+                                 f"[0, {FLOAT_MAX_INTEGER}].")
+            if high <= 0:
+                raise ValueError("Input scale[1] must be greater than 0.")
+        else:
+            check_value(low, [0, FLOAT_MAX_INTEGER], left_open_interval=True)
+            check_value(high, [0, FLOAT_MAX_INTEGER], left_open_interval=True)
+    if isinstance(value, int):
+        check_value(value, (0, 255))
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            type_check(item, (int,), "value")
+            check_value(item, [0, 255], "value")
+    check_value(max_attempts, (1, FLOAT_MAX_INTEGER))
+
+
+class RandomErasing(TensorOperation):
     """With probability `prob`, overwrite a random rectangle of a CHW image: its area a
-    fraction drawn from `scale`, its height / width ratio log-uniform in `ratio`; `value` is
-    a number, one per channel, or "random" (standard normal noise). After `max_attempts`
-    rectangles that do not fit, the image is left as it is."""
+    fraction drawn from `scale`, its width / height ratio from `ratio`; `value` is a number,
+    one per channel, or "random" (standard normal noise). After `max_attempts` rectangles that
+    do not fit, the image is left as it is. As MindSpore's Python implementation, it draws
+    from Python's `random` module (and the noise from `numpy.random`), which
+    dataset.config.set_seed seeds."""
 
     python_implementation = True  # as MindSpore runs it
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
                  max_attempts=10):
-        op = "RandomErasing"
-        if not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
-            raise ValueError(f"{op}: `prob` must be in [0, 1], got {prob!r}")
-        self.prob = float(prob)
-        self.scale = _range_pair(scale, "scale", op)
-        self.ratio = _range_pair(ratio, "ratio", op)
-        if self.ratio[0] <= 0:
-            raise ValueError(f"{op}: `ratio` must be positive, got {ratio!r}")
-        if not (value == "random" or isinstance(value, (numbers.Real, tuple, list))):
-            raise TypeError(f"{op}: `value` must be a number, a tuple or 'random', got "
-                            f"{value!r}")
-        self.value, self.inplace = value, bool(inplace)
-        self.max_attempts = int(max_attempts)
+        _check_erasing(prob, scale, ratio, value, inplace, max_attempts)
+        self.prob, self.scale, self.ratio = prob, tuple(scale), tuple(ratio)
+        self.value, self.inplace, self.max_attempts = value, inplace, max_attempts
 
     def region(self, height: int, width: int):
-        """(top, left, h, w) of the rectangle to erase, or None."""
-        log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        """(top, left, h, w) of the rectangle to erase, or None: MindSpore's get_erase_params
+        (bounded), uniform draws of the area and the ratio, the width rounded first."""
         for _ in range(self.max_attempts):
-            area = height * width * self.rng.uniform(*self.scale)
-            aspect = math.exp(self.rng.uniform(*log_ratio))
-            h, w = round(math.sqrt(area * aspect)), round(math.sqrt(area / aspect))
-            if 0 < h < height and 0 < w < width:
-                return (int(self.rng.integers(height - h + 1)),
-                        int(self.rng.integers(width - w + 1)), h, w)
+            area = random.uniform(self.scale[0], self.scale[1]) * (height * width)
+            aspect = random.uniform(self.ratio[0], self.ratio[1])
+            w = round(math.sqrt(area * aspect))
+            h = round(w / aspect)
+            if h < height and w < width:
+                return (random.randint(0, height - h), random.randint(0, width - w), h, w)
         return None
 
     def __call__(self, image):
         array = np.asarray(image)
         if array.ndim != 3:
             raise RuntimeError(f"RandomErasing: expected a CHW image, got shape {array.shape}")
-        if self.rng.random() >= self.prob:
+        if not self.prob > random.random():
             return array
         box = self.region(*array.shape[1:])
         if box is None:
@@ -385,7 +437,7 @@ class RandomErasing(_RandomOp):
         top, left, h, w = box
         out = array if self.inplace else array.copy()
         if self.value == "random":
-            patch = self.rng.standard_normal((array.shape[0], h, w))
+            patch = np.random.normal(loc=0.0, scale=1.0, size=(array.shape[0], h, w))
         else:
             patch = np.asarray(self.value, np.float64).reshape(-1, 1, 1)
         out[:, top:top + h, left:left + w] = patch

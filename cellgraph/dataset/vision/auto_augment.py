@@ -26,7 +26,8 @@ from cellgraph.dataset.core.validator_helpers import (
 from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from . import color
-from .cv_warp import CvInter, rotation_matrix, warp_affine
+from .cv_color import cv_sharpness
+from .cv_warp import CvInter, affine_matrix, rotation_matrix, warp_affine
 from .transforms import Inter
 
 __all__ = ["AutoAugment", "AutoAugmentPolicy", "RandAugment", "TrivialAugmentWide"]
@@ -144,48 +145,11 @@ def _translate_top(size: int) -> np.float32:
 _CV_INTER = {Inter.NEAREST: CvInter.NEAREST, Inter.BICUBIC: CvInter.CUBIC}  # others: linear
 
 
-def _radians(degrees) -> np.float32:
-    return _F(math.pi * float(degrees) / 180.0)
-
-
-def _affine_matrix(height: int, width: int, translate, shear) -> np.ndarray:
-    """MindSpore's GetAffineMatrix (float32) for no turn and no zoom: shears (x, y) in degrees
-    and a shift of `translate` times the image's width and height."""
-    def cos(v):
-        return _F(math.cos(float(v)))
-
-    shear_x, shear_y = _radians(shear[0]), _radians(-_F(shear[1]))
-    tan_x = _F(math.tan(float(shear_x)))
-    m0 = _F(cos(shear_y) / cos(shear_y))
-    m1 = _F(-cos(shear_y) * tan_x / cos(shear_y))  # less sin(0) for the turn
-    m3 = _F(_F(math.sin(float(shear_y))) / cos(shear_y))
-    m4 = _F(-_F(math.sin(float(shear_y))) * tan_x / cos(shear_y) + _F(1))
-    cx, cy = _F(width - 1) / _F(2), _F(height - 1) / _F(2)
-    tx, ty = _F(translate[0]) * _F(width), _F(translate[1]) * _F(height)
-    m2 = (_F(1) - m0) * cx - m1 * cy + tx
-    m5 = (_F(1) - m4) * cy - m3 * cx + ty
-    return np.array([[m0, m1, m2], [m3, m4, m5]], np.float32)
-
-
 def _affine(image, translate, shear, inter, fill):
-    matrix = _affine_matrix(image.shape[0], image.shape[1], translate, shear)
-    return warp_affine(image, matrix, image.shape[:2], inter, fill)
-
-
-def _sharpness(image: np.ndarray, factor) -> np.ndarray:
-    """A blend with the image smoothed by [[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13 (edges kept),
-    in float32 as cv::filter2D and cv::addWeighted compute them."""
-    taps = np.full((3, 3), _F(1.0 / 13.0), np.float32)
-    taps[1, 1] = _F(5.0 / 13.0)
-    data = image.astype(np.float32)
     height, width = image.shape[:2]
-    smooth = np.zeros_like(data)
-    for dy in range(3):
-        for dx in range(3):
-            smooth[1:-1, 1:-1] += taps[dy, dx] * data[dy:height - 2 + dy, dx:width - 2 + dx]
-    blurred = np.clip(np.rint(smooth), 0, 255).astype(np.uint8)
-    blurred[[0, -1]], blurred[:, [0, -1]] = image[[0, -1]], image[:, [0, -1]]
-    return color.cv_add_weighted(image, factor, blurred, 1.0 - float(factor))
+    shift = (_F(translate[0]) * _F(width), _F(translate[1]) * _F(height))
+    matrix = affine_matrix(height, width, 0.0, shift, 1.0, shear)
+    return warp_affine(image, matrix, image.shape[:2], inter, fill)
 
 
 def _autocontrast(image: np.ndarray) -> np.ndarray:
@@ -241,7 +205,7 @@ def apply_augment(image: np.ndarray, name: str, magnitude, inter: Inter, fill) -
     if name == "Contrast":
         return color.AdjustContrast(float(_F(1) + magnitude)).adjust(image)
     if name == "Sharpness":
-        return _sharpness(image, _F(1) + magnitude)
+        return cv_sharpness(image, _F(1) + magnitude)
     if name == "Posterize":
         mask = (0xFF << (8 - int(magnitude))) & 0xFF
         return image & np.uint8(mask)

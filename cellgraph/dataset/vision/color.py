@@ -1,10 +1,13 @@
 """Colour transforms of mindspore.dataset.vision on RGB HWC images (NumPy arrays or Pillow
 images, given back as they came): RandomColorAdjust, RandomColor, Invert, AutoContrast,
-Equalize, RandomPosterize, Grayscale, RandomSolarize, RandomSharpness (Pillow). Adjustments blend with a reference image as Pillow's ImageEnhance
-does: out = reference + factor * (image - reference), clipped to the dtype's range."""
+Equalize, RandomPosterize, Grayscale, RandomSolarize, RandomSharpness. On arrays the C++ ones
+compute as MindSpore's kernels (OpenCV's arithmetic, in cv_color); other adjustments blend with
+a reference image: out = reference + factor * (image - reference), clipped to the dtype's
+range."""
 from __future__ import annotations
 
 import numbers
+import random
 
 import numpy as np
 
@@ -18,6 +21,13 @@ from cellgraph.dataset.core.validator_helpers import (
 )
 from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
+from .cv_color import (
+    cv_add_weighted,
+    cv_hsv_full_to_rgb,
+    cv_rgb_to_gray,
+    cv_rgb_to_hsv_full,
+    cv_sharpness,
+)
 from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
 __all__ = [
@@ -85,7 +95,7 @@ def adjust_contrast(image, factor):
     """Blend with the mean grey level; on uint8 as MindSpore's kernel: OpenCV's grey image,
     its mean rounded to a uint8 level, then OpenCV's blend."""
     if image.dtype == np.uint8:
-        level = np.clip(np.rint(np.float64(_cv_rgb_to_gray(image).mean())), 0, 255)
+        level = np.clip(np.rint(np.float64(cv_rgb_to_gray(image).mean())), 0, 255)
         return _cv_blend(image, np.full(image.shape, level, np.uint8), factor)
     return _blend(image, np.float32(gray(image).mean()), factor)
 
@@ -93,7 +103,7 @@ def adjust_contrast(image, factor):
 def adjust_saturation(image, factor):
     """Blend with the grey image; on uint8 as MindSpore's kernel (OpenCV's grey and blend)."""
     if image.dtype == np.uint8:
-        return _cv_blend(image, np.repeat(_cv_rgb_to_gray(image)[..., None], 3, -1), factor)
+        return _cv_blend(image, np.repeat(cv_rgb_to_gray(image)[..., None], 3, -1), factor)
     return _blend(image, gray(image), factor)
 
 
@@ -174,7 +184,7 @@ class RandomColorAdjust(_RandomOp, CppRandomOperation):
         self.ranges = [(adjust_brightness, _factor_range(brightness, "brightness")),
                        (adjust_contrast, _factor_range(contrast, "contrast")),
                        (adjust_saturation, _factor_range(saturation, "saturation")),
-                       (adjust_hue, _factor_range(hue, "hue", 0, (-0.5, 0.5), False))]
+                       (cv_adjust_hue, _factor_range(hue, "hue", 0, (-0.5, 0.5), False))]
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "RandomColorAdjust")
@@ -186,22 +196,43 @@ class RandomColorAdjust(_RandomOp, CppRandomOperation):
             std.shuffle(order, words)
             draw = lambda low, high: std.uniform_float(words, low, high)
         for adjust, (low, high) in order:
-            identity = 0.0 if adjust is adjust_hue else 1.0
+            identity = 0.0 if adjust is cv_adjust_hue else 1.0
             # MindSpore compares the ends as float32 (CmpFloat)
             if not np.float32(low) == np.float32(high) == np.float32(identity):
                 array = adjust(array, draw(low, high))
         return _back(array, was_pil)
 
 
-class RandomColor(_RandomOp):
-    """Saturation scaled by a factor drawn uniformly from `degrees` (min, max)."""
+class RandomColor(_RandomOp, CppRandomOperation):
+    """Saturation scaled by a factor drawn uniformly from `degrees` (min, max). Arrays as
+    MindSpore's C++ op: a float uniform draw over the op's mt19937; within 0.00195 of 1 the
+    image as it is, of 0 OpenCV's grey image, else cv::addWeighted with it; Pillow images by
+    Python's `random`, as its Python implementation."""
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _positive_degrees(degrees)
 
     def __call__(self, image):
-        array, was_pil = _rgb(image, "RandomColor")
-        return _back(adjust_saturation(array, self.rng.uniform(*self.degrees)), was_pil)
+        if _is_pil(image):
+            array, _ = _rgb(image, "RandomColor")
+            from PIL import ImageEnhance
+
+            low, high = self.degrees  # MindSpore's Python implementation's draw
+            factor = (high - low) * random.random() + low
+            return ImageEnhance.Color(image.convert("RGB")).enhance(factor)
+        array = np.asarray(image)
+        if array.ndim != 3 or array.shape[2] != 3:
+            raise RuntimeError(f"RandomColor: image shape is not <H,W,C> or channel is not 3, "
+                               f"got rank: {array.ndim}, and channel: "
+                               f"{array.shape[2] if array.ndim == 3 else array.shape[-1]}")
+        factor = std.uniform_float(self.words, *self.degrees)
+        eps = 0.00195  # half a level of an 8-bit image
+        if abs(float(factor) - 1.0) < eps:
+            return array
+        grey = np.repeat(cv_rgb_to_gray(array)[..., None], 3, -1)
+        if abs(float(factor)) < eps:
+            return grey
+        return cv_add_weighted(array, factor, grey, np.float32(1) - factor)
 
 
 class Invert(TensorOperation):
@@ -358,7 +389,10 @@ class Grayscale(TensorOperation):
 
     def __call__(self, image):
         array, was_pil = _rgb(image, "Grayscale")
-        luma = np.clip(np.rint(gray(array)), 0, 255).astype(array.dtype)
+        if was_pil:  # MindSpore's: Pillow's own "L" conversion (its fixed-point rounding)
+            luma = np.asarray(image.convert("RGB").convert("L"))[..., None]
+        else:
+            luma = np.clip(np.rint(gray(array)), 0, 255).astype(array.dtype)
         out = np.repeat(luma, self.channels, axis=2)
         if was_pil:
             return _pil().fromarray(out[..., 0] if self.channels == 1 else out)
@@ -388,20 +422,32 @@ class RandomSolarize(CppRandomOperation):
         return _back(np.where(inside, 255 - array, array).astype(array.dtype), was_pil)
 
 
-class RandomSharpness(_RandomOp):
-    """Sharpness scaled by a factor drawn from `degrees` (Pillow's ImageEnhance.Sharpness:
-    a blend with the image smoothed by a 3x3 kernel, borders kept)."""
+class RandomSharpness(_RandomOp, CppRandomOperation):
+    """Sharpness scaled by a factor drawn from `degrees`: a blend with the image smoothed by a
+    3x3 kernel, borders kept. Arrays as MindSpore's C++ op: the factor mid + u * half-range
+    from a float uniform draw u in [-1, 1) over the op's mt19937, and OpenCV's filter and
+    blend; Pillow images by ImageEnhance.Sharpness and Python's `random`, as its Python
+    implementation."""
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _positive_degrees(degrees)
 
     def __call__(self, image):
+        if not _is_pil(image):
+            array = np.asarray(image)
+            if array.ndim not in (2, 3):
+                raise RuntimeError(f"Sharpness: shape of input is not <H,W,C> or <H,W>, but "
+                                   f"got rank: {array.ndim}")
+            f32 = np.float32
+            start, end = f32(self.degrees[0]), f32(self.degrees[1])
+            draw = std.uniform_float(self.words, -1.0, 1.0)
+            return cv_sharpness(array, (end + start) / f32(2) + draw * ((end - start) / f32(2)))
         from PIL import ImageEnhance
 
-        array, was_pil = _rgb(image, "RandomSharpness")
-        factor = self.rng.uniform(*self.degrees)
-        out = ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(factor)
-        return out if was_pil else np.asarray(out)
+        array, _ = _rgb(image, "RandomSharpness")
+        low, high = self.degrees  # MindSpore's Python implementation's draw
+        factor = (high - low) * random.random() + low
+        return ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(factor)
 
 
 class _Adjust(TensorOperation):
@@ -463,8 +509,7 @@ class AdjustSaturation(_Adjust):
 
 class AdjustHue(_Adjust):
     """The hue turned by `hue_factor` turns, in [-0.5, 0.5]: for uint8 images through OpenCV's
-    full-range 8-bit HSV, as MindSpore's kernel; its pixels can still differ from MindSpore's
-    by a few levels."""
+    full-range 8-bit HSV, as MindSpore's kernel."""
 
     _name = "hue_factor"
     _range = (-0.5, 0.5)
@@ -481,14 +526,14 @@ def cv_adjust_hue(array: np.ndarray, shift: float) -> np.ndarray:
     turned by int(shift * 255), wrapping around; other dtypes through float HSV."""
     if array.dtype != np.uint8:
         return adjust_hue(array, shift)
-    hsv = _cv_rgb_to_hsv_full(array)
+    hsv = cv_rgb_to_hsv_full(array)
     hsv[..., 0] = ((hsv[..., 0].astype(np.int64) + int(shift * 255)) % 256).astype(np.uint8)
-    return _cv_hsv_full_to_rgb(hsv)
+    return cv_hsv_full_to_rgb(hsv)
 
 
 class AdjustSharpness(_Adjust):
     """Sharpness scaled by `sharpness_factor`: a blend with the image smoothed by a 3x3
-    kernel (borders kept); 0 blurs, 1 is the image, 2 sharpens."""
+    kernel (borders kept), as MindSpore's C++ kernel; 0 blurs, 1 is the image, 2 sharpens."""
 
     _name = "sharpness_factor"
     _names_range = False
@@ -497,12 +542,7 @@ class AdjustSharpness(_Adjust):
         super().__init__(sharpness_factor)
 
     def adjust(self, array):
-        image = _pil().fromarray(array)  # (Pillow's ImportError names the extra)
-        from PIL import ImageFilter
-
-        blurred = np.array(image.filter(ImageFilter.SMOOTH))
-        blurred[[0, -1]], blurred[:, [0, -1]] = array[[0, -1]], array[:, [0, -1]]
-        return cv_add_weighted(array, self.factor, blurred, 1.0 - float(np.float32(self.factor)))
+        return cv_sharpness(array, self.factor)
 
     def __call__(self, image):
         array = image if isinstance(image, np.ndarray) else None
@@ -510,66 +550,3 @@ class AdjustSharpness(_Adjust):
             grey = np.ascontiguousarray(array.reshape(array.shape[:2]))  # <H, W> and <H, W, 1>
             return self.adjust(grey).reshape(array.shape)
         return super().__call__(image)
-
-
-# OpenCV's 8-bit colour conversions, which MindSpore's C++ adjustments run through: integer
-# grey (fixed point, 14 bits) and HSV over the full byte range (hue 0..255)
-_HSV_SHIFT = 12
-
-
-def _cv_gray(array: np.ndarray) -> np.ndarray:
-    r, g, b = (array[..., i].astype(np.int64) for i in range(3))
-    return ((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14).astype(np.uint8)
-
-
-def _cv_rgb_to_gray(array: np.ndarray) -> np.ndarray:
-    """cv::cvtColor(RGB2GRAY) of a uint8 image: 15-bit fixed-point weights, rounded."""
-    r, g, b = (array[..., i].astype(np.int64) for i in range(3))
-    return ((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15).astype(np.uint8)
-
-
-def cv_add_weighted(first: np.ndarray, alpha, second, beta) -> np.ndarray:
-    """cv::addWeighted(first, alpha, second, beta, 0) of uint8 images: in float32, as OpenCV's
-    vector loop computes it, fma(first, alpha, second * beta), then rounded half to even."""
-    alpha, beta = np.float32(alpha), np.float32(beta)
-    scaled = (np.asarray(second).astype(np.float32) * beta).astype(np.float64)
-    out = (first.astype(np.float64) * np.float64(alpha) + scaled).astype(np.float32)
-    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
-
-
-def _cv_rgb_to_hsv_full(array: np.ndarray) -> np.ndarray:
-    r, g, b = (array[..., i].astype(np.int64) for i in range(3))
-    v = np.maximum(np.maximum(r, g), b)
-    diff = v - np.minimum(np.minimum(r, g), b)
-    index = np.arange(256)
-    with np.errstate(divide="ignore"):
-        sdiv = np.where(index > 0, np.rint((255 << _HSV_SHIFT) / np.maximum(index, 1)), 0)
-        hdiv = np.where(index > 0, np.rint((256 << _HSV_SHIFT) / (6.0 * np.maximum(index, 1))),
-                        0)
-    sdiv, hdiv = sdiv.astype(np.int64), hdiv.astype(np.int64)
-    half = 1 << (_HSV_SHIFT - 1)
-    s = (diff * sdiv[v] + half) >> _HSV_SHIFT
-    h = np.where(v == r, g - b, np.where(v == g, b - r + 2 * diff, r - g + 4 * diff))
-    h = (h * hdiv[diff] + half) >> _HSV_SHIFT
-    h = np.where(h < 0, h + 256, h)
-    return np.stack([np.clip(h, 0, 255), s, v], -1).astype(np.uint8)
-
-
-_SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
-
-
-def _cv_hsv_full_to_rgb(hsv: np.ndarray) -> np.ndarray:
-    h = hsv[..., 0].astype(np.float32) * np.float32(6.0 / 256)
-    s = hsv[..., 1].astype(np.float32) * np.float32(1 / 255)
-    v = hsv[..., 2].astype(np.float32) * np.float32(1 / 255)
-    sector = np.floor(h).astype(np.int64)
-    h = h - sector.astype(np.float32)
-    bad = (sector < 0) | (sector >= 6)
-    sector, h = np.where(bad, 0, sector), np.where(bad, np.float32(0), h)
-    one = np.float32(1)
-    tab = np.stack([v, v * (one - s), v * (one - s * h), v * (one - s * (one - h))], -1)
-    picks = _SECTORS[sector]  # (b, g, r) entries of tab
-    bgr = np.take_along_axis(tab, picks, -1)
-    bgr = np.where((s == 0)[..., None], v[..., None], bgr)
-    rgb = bgr[..., ::-1] * np.float32(255)
-    return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)

@@ -92,10 +92,15 @@ def _tables(inter: CvInter):
 
 
 def _border(fill, channels: int | None) -> np.ndarray:
+    """The border pixel: a number for every channel, or values per channel as a cv::Scalar
+    holds them (channels past the given values are 0)."""
     fill = np.asarray(fill, np.float64)
     if channels is None:
         return fill.reshape(-1)[:1].reshape(())
-    return np.broadcast_to(fill.reshape(-1)[:channels] if fill.ndim else fill, (channels,))
+    if fill.ndim:
+        fill = np.concatenate([fill.reshape(-1), np.zeros(max(0, channels - fill.size))])
+        return fill[:channels]
+    return np.broadcast_to(fill, (channels,))
 
 
 def _gather(image: np.ndarray, rows, cols, border) -> np.ndarray:
@@ -270,3 +275,32 @@ def perspective_matrix(src, dst) -> np.ndarray:
         a[i + 4][7] = float(np.float32(-sy) * np.float32(dy))
         b[i], b[i + 4] = dx, dy
     return np.array(_lu_solve(a, b) + [1.0]).reshape(3, 3)
+
+
+def affine_matrix(height: int, width: int, degrees, translation, scale, shear) -> np.ndarray:
+    """MindSpore's GetAffineMatrix, in its float32 arithmetic: a turn of `degrees`, a zoom
+    `scale` and shears (x, y) in degrees about the image centre ((W - 1) / 2, (H - 1) / 2),
+    then a shift of `translation` pixels (x, y): T * C * R(a) * S(s) * SHy * SHx * C^-1."""
+    f32 = np.float32
+
+    def radians(value) -> np.float32:
+        return f32(math.pi * float(f32(value)) / 180.0)
+
+    def cos(value) -> np.float32:  # cosf, sinf, tanf: the float overloads
+        return f32(math.cos(float(value)))
+
+    def sin(value) -> np.float32:
+        return f32(math.sin(float(value)))
+
+    angle, shear_x, shear_y = radians(degrees), radians(shear[0]), radians(-f32(shear[1]))
+    scale, tan_x, cos_y = f32(scale), f32(math.tan(float(shear_x))), cos(shear_y)
+    turned = f32(angle + shear_y)
+    m0 = scale * cos(turned) / cos_y
+    m1 = scale * (-cos(turned) * tan_x / cos_y - sin(angle))
+    m3 = scale * sin(turned) / cos_y
+    m4 = scale * (-sin(turned) * tan_x / cos_y + cos(angle))
+    cx, cy = f32(width - 1) / f32(2), f32(height - 1) / f32(2)
+    tx, ty = f32(translation[0]), f32(translation[1])
+    m2 = (f32(1) - m0) * cx - m1 * cy + tx
+    m5 = (f32(1) - m4) * cy - m3 * cx + ty
+    return np.array([[m0, m1, m2], [m3, m4, m5]], np.float32)

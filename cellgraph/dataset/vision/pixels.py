@@ -9,11 +9,13 @@ from enum import Enum
 
 import numpy as np
 
+from cellgraph.dataset import _std_shuffle as std
 from cellgraph.dataset.core.validator_helpers import (
     check_non_negative_float32,
     check_value,
     type_check,
 )
+from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
 from .transforms import Border, TensorOperation, _is_pil, _pil, _RandomOp
 
@@ -254,25 +256,47 @@ class ConvertColor(TensorOperation):
                      was_pil)
 
 
-# AlexNet's PCA lighting: the eigenvalues and eigenvectors of ImageNet's RGB covariance
-_EIGVAL = np.array([0.2175, 0.0188, 0.0045])
-_EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140],
-                    [-0.5836, -0.6948, 0.4203]])
+# AlexNet's PCA lighting as MindSpore writes it: ImageNet's RGB eigenvectors (columns)
+# times its eigenvalues on the 0..255 scale, in double
+_LIGHTING = np.array([[55.46 * -0.5675, 4.794 * 0.7192, 1.148 * 0.4009],
+                      [55.46 * -0.5808, 4.794 * -0.0045, 1.148 * -0.8140],
+                      [55.46 * -0.5836, 4.794 * -0.6948, 1.148 * 0.4203]])
 
 
-class RandomLighting(_RandomOp):
-    """AlexNet's PCA lighting noise: each pixel plus eigvec @ (alpha_i * eigval_i), alpha drawn
-    from N(0, alpha) once per image (uint8 images rounded and clipped)."""
+class RandomLighting(_RandomOp, CppRandomOperation):
+    """AlexNet's PCA lighting noise: each pixel plus the eigenvectors times (a_i * eigval_i),
+    a drawn from N(0, alpha) once per image. Arrays as MindSpore's C++ op: a_r, a_g, a_b by
+    its std::normal_distribution<float> over the op's mt19937, the shift in float32, uint8
+    pixels rounded half to even and saturated (MindSpore's kernel reads any other dtype as
+    bytes; here such images get the same shift, saturated to an integer dtype's range);
+    Pillow images as its Python implementation, from numpy.random."""
+
+    engine_type = std.Mt19937Normal
 
     def __init__(self, alpha=0.05):
         check_non_negative_float32(alpha, "alpha")  # MindSpore's check: [0, 16777216]
         self.alpha = alpha
 
     def __call__(self, image):
-        array, was_pil = _array(image)
-        weights = self.rng.normal(0.0, self.alpha, 3)
-        shift = _EIGVEC @ (weights * _EIGVAL) * (255.0 if array.dtype == np.uint8 else 1.0)
-        out = array.astype(np.float64) + shift
-        if array.dtype == np.uint8:
-            out = np.clip(np.rint(out), 0, 255)
-        return _back(out.astype(array.dtype), was_pil)
+        if _is_pil(image):
+            weights = np.array([np.random.normal(loc=0.0, scale=self.alpha) for _ in range(3)])
+            shifted = np.asarray(image).astype(np.float64) + _LIGHTING @ weights
+            return _pil().fromarray(np.uint8(np.minimum(np.maximum(shifted, 0), 255)))
+        array = np.asarray(image)
+        if array.ndim < 2:
+            raise RuntimeError(f"RandomLighting: input tensor is not in shape of <height, "
+                               f"width, ...>, but got rank: {array.ndim}")
+        words, alpha = self.words, np.float32(self.alpha)
+        weights = [words.normal(words) * alpha for _ in range(3)]
+        if array.ndim != 3 or array.shape[2] != 3:
+            raise RuntimeError(f"RandomLighting: input tensor is not in shape of <H,W,C> or "
+                               f"channel is not 3, got rank: {array.ndim}, and channel: "
+                               f"{array.shape[2] if array.ndim == 3 else array.shape[-1]}")
+        table = _LIGHTING.astype(np.float32)
+        shift = np.array([table[c, 0] * weights[0] + table[c, 1] * weights[1]
+                          + table[c, 2] * weights[2] for c in range(3)], np.float32)
+        out = array.astype(np.float32) + shift
+        if array.dtype.kind in "iu":
+            info = np.iinfo(array.dtype)
+            out = np.clip(np.rint(out), info.min, info.max)
+        return out.astype(array.dtype)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import numbers
+import random
 from enum import Enum, IntEnum
 
 import numpy as np
@@ -341,11 +342,13 @@ def _pad(image, pad: tuple, fill, mode: Border):
 
 
 def _pad_to(image, height, width, fill, mode):
+    """RandomCrop's `pad_if_needed` in MindSpore (both implementations): the rows (columns)
+    missing from `height` (`width`) added on both sides."""
     in_h, in_w = _hw(image)
-    dh, dw = max(0, height - in_h), max(0, width - in_w)
-    if not dh and not dw:
+    grow_h, grow_w = max(0, height - in_h), max(0, width - in_w)
+    if not grow_h and not grow_w:
         return image
-    return _pad(image, (dw // 2, dh // 2, dw - dw // 2, dh - dh // 2), fill, mode)
+    return _pad(image, (grow_w, grow_h, grow_w, grow_h), fill, mode)
 
 
 def _padding(padding) -> tuple | None:
@@ -367,9 +370,12 @@ def _padding(padding) -> tuple | None:
     return padding * 2 if len(padding) == 2 else padding
 
 
-class RandomCrop(_RandomOp):
+class RandomCrop(_RandomOp, CppRandomOperation):
     """A `size` region at a random place, after optional `padding` (left, top, right,
-    bottom) and, with `pad_if_needed`, padding up to `size`."""
+    bottom) and, with `pad_if_needed`, padding up to `size`. Arrays are cropped as MindSpore's
+    C++ op crops them: the left edge then the top drawn by `std::uniform_int_distribution`
+    over the op's mt19937 (no draw when the padded image is the crop), `pad_if_needed` padding
+    the missing rows and columns on both sides; Pillow images as its Python implementation."""
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,
                  padding_mode=Border.CONSTANT):
@@ -380,7 +386,12 @@ class RandomCrop(_RandomOp):
 
     def __call__(self, *images):
         """One crop, at one random place, of each image given (images of one shape)."""
+        if images and not _is_pil(images[0]):
+            return self._cpp_crop([np.asarray(image) for image in images])
         images = [self._padded(image) for image in images]
+        if self.pad_if_needed:
+            images = [_pad_to(image, *self.size, self.fill_value, self.padding_mode)
+                      for image in images]
         in_h, in_w = _hw(images[0])
         if any(np.shape(image) != np.shape(images[0]) for image in images[1:] if
                not _is_pil(image)):
@@ -388,17 +399,66 @@ class RandomCrop(_RandomOp):
                                "same shape, check the output shape in specified "
                                "'input_columns' before call this operation.")
         height, width = self.size
-        if in_h < height or in_w < width:  # MindSpore's words: its Pillow path, its C++ path
-            if _is_pil(images[0]):
-                raise ValueError(f"Crop size {self.size} is larger than input image size "
-                                 f"({in_h}, {in_w}).")
+        if in_h < height or in_w < width:
+            raise ValueError(f"Crop size {self.size} is larger than input image size "
+                             f"({in_h}, {in_w}).")
+        if (in_h, in_w) == (height, width):
+            top = left = 0
+        else:  # MindSpore's Python implementation: Python's random, top first
+            top = random.randint(0, in_h - height)
+            left = random.randint(0, in_w - width)
+        out = tuple(_crop(image, top, left, height, width) for image in images)
+        return out[0] if len(out) == 1 else out
+
+    def _cpp_crop(self, images: list):
+        """MindSpore's RandomCropOp::Compute: the first column's images (each frame of a
+        <..., H, W, C> batch) draw their place, later columns take the last place drawn."""
+        for image in images:
+            if image.ndim < 2:
+                raise RuntimeError(f"RandomCropOp: input tensor should have at least 2 "
+                                   f"dimensions, but got: {image.ndim}")
+        if any(a.shape[:2] != b.shape[:2] for a in images[1:] for b in images[:1]):
+            raise RuntimeError("RandomCrop: Input images in different column must have the "
+                               "same shape, check the output shape in specified "
+                               "'input_columns' before call this operation.")
+        place = [0, 0]
+        out = []
+        for index, image in enumerate(images):
+            if image.ndim <= 3:
+                out.append(self._cpp_crop_image(image, place, index == 0))
+                continue
+            frames = image.reshape(-1, *image.shape[-3:])
+            cropped = np.stack([self._cpp_crop_image(frame, place, index == 0)
+                                for frame in frames])
+            out.append(cropped.reshape(*image.shape[:-3], *cropped.shape[1:]))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def _cpp_crop_image(self, image: np.ndarray, place: list, draws: bool) -> np.ndarray:
+        """RandomCropOp::RandomCropImg on one <H, W> or <H, W, C> image; `place` holds the
+        (left, top) drawn last."""
+        left, top, right, bottom = self.padding or (0, 0, 0, 0)
+        in_h, in_w = image.shape[:2]
+        if max(top, bottom) >= 3 * in_h or max(left, right) >= 3 * in_w:
+            raise RuntimeError(f"RandomCrop: padding size is three times bigger than the image "
+                               f"size, padding top: {top}, padding bottom: {bottom}, padding "
+                               f"pad_left_: {left}, padding padding right:{right}, image shape: "
+                               f"{in_h}, {in_w}")
+        padded = self._padded(image)
+        height, width = self.size
+        pad_h, pad_w = padded.shape[:2]
+        if (pad_h, pad_w) == (height, width):
+            return padded
+        if self.pad_if_needed:
+            padded = _pad_to(padded, height, width, self.fill_value, self.padding_mode)
+            pad_h, pad_w = padded.shape[:2]
+        if pad_h < height or pad_w < width:
             raise shape_mismatch(f"RandomCrop: invalid crop size, crop size is bigger than "
                                  f"the image dimensions, got crop height: {height}, crop "
                                  f"width: {width}")
-        top = int(self.rng.integers(in_h - height + 1))
-        left = int(self.rng.integers(in_w - width + 1))
-        out = tuple(_crop(image, top, left, height, width) for image in images)
-        return out[0] if len(out) == 1 else out
+        if draws:
+            place[0] = std.uniform_int(self.words, 0, pad_w - width)
+            place[1] = std.uniform_int(self.words, 0, pad_h - height)
+        return _crop(padded, place[1], place[0], height, width)
 
     def _padded(self, image):
         if not _is_pil(image):
@@ -409,8 +469,6 @@ class RandomCrop(_RandomOp):
                                    f"(1, 3). But got channel {array.shape[2]}.")
         if self.padding is not None:
             image = _pad(image, self.padding, self.fill_value, self.padding_mode)
-        if self.pad_if_needed:
-            image = _pad_to(image, *self.size, self.fill_value, self.padding_mode)
         return image
 
 
@@ -421,8 +479,8 @@ _DE_TYPE_NAMES = {"U": "string", "S": "bytes", "O": "python"}
 class RandomFlip(_RandomOp, CppRandomOperation):
     """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`. Arrays draw
     as MindSpore's C++ op draws (`std::bernoulli_distribution` of the float `prob` over the
-    op's mt19937), Pillow images from the transform's Python generator, as MindSpore's Python
-    implementation does."""
+    op's mt19937), Pillow images by Python's `random` (which set_seed seeds), as MindSpore's
+    Python implementation does."""
 
     axis = 1
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
@@ -438,7 +496,7 @@ class RandomFlip(_RandomOp, CppRandomOperation):
                 self._check_rank(np.asarray(image).ndim)
                 self._check_dtype(np.asarray(image).dtype)
         if images and _is_pil(images[0]):
-            flip = self.rng.random() < self.prob
+            flip = self.prob > random.random()  # MindSpore's Python implementation
         else:
             flip = std.bernoulli(self.words, float(np.float32(self.prob)))
         out = tuple(self._flip(image) if flip else image for image in images)
@@ -596,8 +654,13 @@ class HWC2CHW(TensorOperation):
         return array.transpose(2, 0, 1)  # a view: batching copies it into place anyway
 
 
+# MindSpore's ToTensor scales by the float 1 / 255 (cv::Mat::convertTo, in double here)
+_BY_255 = float(np.float32(1) / np.float32(255))
+
+
 class ToTensor(TensorOperation):
-    """An HWC image with values 0..255 -> CHW `output_type` in [0, 1]."""
+    """An HWC image with values 0..255 -> CHW `output_type` in [0, 1]: float32 values
+    (each times the float 1 / 255, as MindSpore's OpenCV conversion), then cast."""
 
     def __init__(self, output_type=np.float32):
         from cellgraph.dataset.transforms.transforms import numpy_dtype
@@ -607,7 +670,8 @@ class ToTensor(TensorOperation):
     def __call__(self, image):
         array = _image_array(image, "ToTensor")
         array = array[..., None] if array.ndim == 2 else array
-        return np.ascontiguousarray(array.transpose(2, 0, 1) / 255.0, self.output_type)
+        scaled = (array.transpose(2, 0, 1).astype(np.float64) * _BY_255).astype(np.float32)
+        return np.ascontiguousarray(scaled, self.output_type)
 
 
 def __getattr__(name: str):

@@ -38,17 +38,20 @@ def test_rotate_about_a_corner_with_bilinear_sampling():
 
 
 def test_random_affine_with_fixed_draws_matches_the_composed_matrix():
+    # MindSpore 2.10's pixels: its C++ op's shift (x by 0.2 * 5, y by -0.2 * 5), turn
+    # (clockwise on screen for a positive angle), zoom and x shear of a 5 x 5 image
     image = np.arange(25, dtype=np.uint8).reshape(5, 5)
     shifted = vision.RandomAffine(0, translate=(0.2, 0.2, -0.2, -0.2))(image)
     expected = np.zeros_like(image)
-    expected[:4, 1:] = image[1:, :4]  # one pixel right (0.2 * 5) and one up
+    expected[:4, 1:] = image[1:, :4]  # one pixel right and one up
     np.testing.assert_array_equal(shifted, expected)
-    np.testing.assert_array_equal(vision.RandomAffine((90, 90))(image), np.rot90(image))
+    np.testing.assert_array_equal(vision.RandomAffine((90, 90))(image), np.rot90(image, -1))
     zoomed = vision.RandomAffine(0, scale=(2, 2), resample=Inter.NEAREST)(image)
-    assert zoomed[2, 2] == image[2, 2] and zoomed[0, 0] == image[1, 1]
+    assert zoomed.tolist() == [[6, 7, 7, 8, 8], [11, 12, 12, 13, 13], [11, 12, 12, 13, 13],
+                               [16, 17, 17, 18, 18], [16, 17, 17, 18, 18]]
     sheared = vision.RandomAffine(0, shear=(45, 45))(np.eye(5, dtype=np.uint8) * 7)
-    # x' = x + y - 2 about the centre: the diagonal (x = y) lands on x' = 2 y - 2
-    assert sheared[2, 2] == 7 and sheared[3, 4] == 7 and sheared[1, 0] == 7
+    # x' = x - (y - 2) about the centre: the diagonal (x = y) lands on the column x' = 2
+    np.testing.assert_array_equal(sheared, np.eye(5, dtype=np.uint8)[[2] * 5] * 7)
 
 
 def test_random_affine_draws_within_its_ranges():

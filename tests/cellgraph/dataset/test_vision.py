@@ -279,3 +279,14 @@ def test_inter_is_an_int_enum_and_border_a_str_enum():
     assert vision.Inter.LINEAR is vision.Inter.BILINEAR
     assert vision.Border.CONSTANT == "constant" and isinstance(vision.Border.EDGE, str)
     assert str(vision.Border.CONSTANT) == "Border.CONSTANT"
+
+
+def test_to_tensor_scales_by_the_float_reciprocal_of_255():
+    # MindSpore 2.10's values: each level times float32(1 / 255), not divided by 255
+    out = vision.ToTensor()(np.array([[[53, 30, 51]]], np.uint8))
+    assert out.dtype == np.float32
+    assert out.ravel().tolist() == [0.20784315466880798, 0.11764706671237946,
+                                    0.20000001788139343]
+    out = vision.ToTensor()(np.array([[[0.3, 2.5, -1.7]]], np.float64))
+    assert out.ravel().tolist() == [0.0011764706578105688, 0.009803921915590763,
+                                    -0.006666666828095913]

@@ -113,8 +113,10 @@ def test_grayscale_solarize_sharpness():
     # MindSpore inverts the drawn range [a, b] only: here the pixels equal to 128
     np.testing.assert_array_equal(solarized, np.where(image == 128, 255 - image, image))
     sharp = vision.RandomSharpness((1.5, 1.5))(image)
+    # MindSpore's C++ kernel (OpenCV's float smoothing) is within a level of Pillow's
+    np.testing.assert_array_equal(sharp, vision.AdjustSharpness(1.5)(image))
     expected = ImageEnhance.Sharpness(Image.fromarray(image)).enhance(1.5)
-    np.testing.assert_array_equal(sharp, np.asarray(expected))
+    assert np.abs(sharp.astype(int) - np.asarray(expected)).max() <= 1
 
 
 def test_flips_and_crop_give_mindspores_pixels_and_errors():
