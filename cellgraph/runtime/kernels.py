@@ -437,6 +437,9 @@ def float32_sum(xp, x, axis, keep_dims, mean=False):
 def _reduce_sum(xp, x, axis=(), keep_dims=False):
     if x.dtype == xp.float32:
         return float32_sum(xp, x, axis, keep_dims)
+    if x.dtype == xp.float16:  # MindSpore's CPU kernel: added in float32, rounded once
+        return xp.astype(xp.sum(xp.astype(x, xp.float32), axis=_axes(axis), keepdims=keep_dims),
+                         xp.float16)
     return xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
 
 

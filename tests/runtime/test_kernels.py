@@ -2,6 +2,7 @@
 in a precision detail."""
 import numpy as np
 
+import cellgraph as ms
 from cellgraph import Tensor, grad, ops
 
 
@@ -30,3 +31,18 @@ def test_sigmoid_float32_is_unchanged():
     x = np.linspace(-30, 30, 61, dtype=np.float32)
     out = ops.sigmoid(Tensor(x)).asnumpy()
     np.testing.assert_allclose(out, 1 / (1 + np.exp(-x.astype(np.float64))), rtol=1e-6, atol=1e-7)
+
+
+def test_reduce_sum_float16_adds_in_float32_and_rounds_once():
+    # 2048 + 1 + 1 along axis 0: 2050 as MindSpore's kernel gives it (a float16 running sum
+    # stays at 2048, each 1 lost to rounding)
+    x = Tensor(np.array([[2048, 1], [1, 1], [1, 1]], np.float16))
+    out = ops.ReduceSum()(x, 0)
+    assert out.dtype == ms.float16
+    np.testing.assert_array_equal(out.asnumpy(), np.array([2050, 3], np.float16))
+    np.testing.assert_array_equal(ops.ReduceSum(keep_dims=True)(x, (0, 1)).asnumpy(),
+                                  np.array([[2052]], np.float16))  # 2053, rounded
+    values = np.random.RandomState(1).standard_normal((64, 33, 7)).astype(np.float16) * 3
+    for axis in (0, 1, (0, 2)):
+        expected = values.astype(np.float64).sum(axis=axis).astype(np.float16)
+        np.testing.assert_array_equal(ops.ReduceSum()(Tensor(values), axis).asnumpy(), expected)
