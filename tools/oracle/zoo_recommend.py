@@ -2,9 +2,7 @@
 rule and with the helpers of zoo_networks.py (its docstring says what a builder returns)."""
 import types
 
-import numpy as np
-from mindspore import Tensor
-from zoo_networks import BATCH, FFN, VOCAB, WIDTH, Run, ctr_inputs, default_config, ids
+from zoo_networks import BATCH, FFN, VOCAB, WIDTH, Run, ctr_inputs, default_config
 
 
 def ctr_sections(**model):
@@ -70,22 +68,5 @@ def fibinet():
     return Run(predict, (batch_ids, weights, label), step, (batch_ids, weights, label))
 
 
-def fat_deepffm():
-    from src.config import ModelConfig
-    from src.fat_deepffm import ModelBuilder
-
-    config = ModelConfig()
-    config.vocb_size, config.batch_size, config.emb_dim = VOCAB, BATCH, WIDTH
-    config.deep_layer_args = [[FFN, FFN, WIDTH, WIDTH, 1], "relu"]
-    config.keep_prob = 1.0
-    step, predict = ModelBuilder(config).get_train_eval_net()
-    rng = np.random.RandomState(4)
-    categories = ids((BATCH, config.cats_dim), VOCAB, 3)
-    numbers = Tensor(rng.uniform(0, 1, (BATCH, config.dense_dim)).astype(np.float32))
-    label = Tensor(rng.randint(0, 2, (BATCH, 1)).astype(np.float32))
-    inputs = (categories, numbers, label)
-    return Run(predict, inputs, step, inputs)
-
-
 BUILDERS = {"deep_and_cross": deep_and_cross, "edcn": edcn, "autodis": autodis,
-            "fibinet": fibinet, "fat_deepffm": fat_deepffm}
+            "fibinet": fibinet}
