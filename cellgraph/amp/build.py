@@ -4,11 +4,12 @@ which `Model` uses)."""
 from __future__ import annotations
 
 from cellgraph import nn
+from cellgraph.ops.function.other_func import mixed_precision_cast
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.train.loss_scale_manager import DynamicLossScaleManager
 
-from .precision import LEVELS, auto_mixed_precision
+from .precision import LEVELS, auto_mixed_precision, black_list_to, get_black_list
 
 __all__ = ["build_train_network"]
 
@@ -47,13 +48,43 @@ def _configured(level: str, kwargs: dict) -> dict:
 
 def cast_network(network, level: str, config: dict):
     """The network with the level's precision: "O1" by the white list; otherwise float16 when
-    `cast_model_type` asks for it, normalisation kept float32 if `keep_batchnorm_fp32`."""
+    `cast_model_type` asks for it, normalisation kept float32 if `keep_batchnorm_fp32`. As in
+    MindSpore, a float16 network's own outputs stay float16 (the loss cell casts them): the
+    network a user goes on to call for prediction returns what it computes."""
     low = config["cast_model_type"]
     if level in ("O1", "auto"):
         return auto_mixed_precision(network, "O1")
     if dt.as_dtype(low) == dt.float32:
         return network
-    return auto_mixed_precision(network, "O2" if config["keep_batchnorm_fp32"] else "O3", low)
+    if config["keep_batchnorm_fp32"]:
+        black_list_to(network, get_black_list(), low)
+    else:
+        network.to_float(low)
+    return network
+
+
+class _CastWithLossCell(nn.Cell):
+    """loss_fn(backbone(data), label) with the outputs and the label cast to float32 first:
+    the loss cell of a network that runs in float16."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        out = self._backbone(data)
+        label = mixed_precision_cast(dt.float32, label)
+        return self._loss_fn(mixed_precision_cast(dt.float32, out), label)
+
+
+def with_loss(network, loss_fn, cast_model_type):
+    """The loss cell: outputs cast to float32 for a float16 network (by cast_model_type or an
+    auto_mixed_precision level that lowers it)."""
+    if (dt.as_dtype(cast_model_type) in (dt.float16, dt.bfloat16)
+            or getattr(network, "_amp_level", None) in ("O2", "O3", "auto")):
+        return _CastWithLossCell(network, loss_fn)
+    return nn.WithLossCell(network, loss_fn)
 
 
 def train_step_cell(network, optimizer, loss_scale_manager):
@@ -87,6 +118,6 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     config = _configured(level, kwargs)
     network = cast_network(network, level, config)
     if loss_fn is not None:
-        network = nn.WithLossCell(network, loss_fn)
+        network = with_loss(network, loss_fn, config["cast_model_type"])
     step = train_step_cell(network, optimizer, config["loss_scale_manager"])
     return step.set_train()

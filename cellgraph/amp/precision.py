@@ -136,7 +136,8 @@ def _white_list_to(network, white_list, dtype) -> None:
                     object.__setattr__(cell, name, CastAround(value, dtype))
 
 
-def _black_list_to(network, black_list, dtype) -> None:
+def black_list_to(network, black_list, dtype) -> None:
+    """`network` in `dtype`, the Cells of `black_list` in float32 with their outputs cast back."""
     network.to_float(dtype)
     for _, cell in network.cells_and_names():
         if cell is not network and isinstance(cell, tuple(black_list)):
@@ -166,7 +167,7 @@ def auto_mixed_precision(network, amp_level="O0", dtype=dt.float16):
     elif amp_level == "auto":
         network = _under_auto_strategy(network, dtype)
     elif amp_level == "O2":
-        _black_list_to(network, get_black_list(), dtype)
+        black_list_to(network, get_black_list(), dtype)
         _set_output_cast(network, dt.float32)
     else:
         network.to_float(dtype)
@@ -211,6 +212,6 @@ def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=d
     if white_list is not None:
         _white_list_to(network, list(white_list), dtype)
     else:
-        _black_list_to(network, list(black_list), dtype)
+        black_list_to(network, list(black_list), dtype)
         _set_output_cast(network, dt.float32)
     return network

@@ -206,7 +206,22 @@ def _floor_mod(xp, x, y):
 
 TABLE["rsqrt"] = lambda xp, x: 1 / xp.sqrt(x)
 TABLE["reciprocal"] = lambda xp, x: 1 / x
-TABLE["sigmoid"] = lambda xp, x: 0.5 * (xp.tanh(0.5 * x) + 1)  # no overflow for large -x
+# float16's exp(-x) is finite down to x = -11.086 (65250); below it the quotient is 0
+_FLOAT16_EXP_NEG_MIN = -11.0859375
+
+
+@kernel("sigmoid")
+def _sigmoid(xp, x):
+    """1 / (1 + exp(-x)); float16 each step rounded to float16, as MindSpore's CPU kernel
+    computes it (0.7573 at x = 1.14; the tanh form gave 0 below x = -8, where the value is
+    1.5e-5 at -11); other dtypes by the tanh form, which has no overflow for large -x."""
+    if getattr(x, "dtype", None) != xp.float16:
+        return 0.5 * (xp.tanh(0.5 * x) + 1)
+    limit = xp.asarray(_FLOAT16_EXP_NEG_MIN, dtype=x.dtype)
+    quotient = 1 / (1 + xp.exp(-xp.maximum(x, limit)))  # no overflow: -x <= 11.086
+    return xp.where(x < limit, xp.zeros_like(x), quotient)
+
+
 TABLE["relu"] = lambda xp, x: xp.maximum(x, 0)
 TABLE["relu_grad"] = lambda xp, x, dy: xp.where(x > 0, dy, xp.zeros_like(dy))
 TABLE["stop_gradient"] = lambda xp, x: x
@@ -422,6 +437,9 @@ def float32_sum(xp, x, axis, keep_dims, mean=False):
 def _reduce_sum(xp, x, axis=(), keep_dims=False):
     if x.dtype == xp.float32:
         return float32_sum(xp, x, axis, keep_dims)
+    if x.dtype == xp.float16:  # MindSpore's CPU kernel: added in float32, rounded once
+        return xp.astype(xp.sum(xp.astype(x, xp.float32), axis=_axes(axis), keepdims=keep_dims),
+                         xp.float16)
     return xp.sum(x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
 
 

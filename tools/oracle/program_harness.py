@@ -49,14 +49,16 @@ def same_weights(network, tensor) -> int:
     """The weights of a zoo model the same on both sides (model_program.py, zoo_program.py):
     each parameter whose initial value is not a constant (in the order of the names) gets
     values from one seeded NumPy generator, scaled by its fan-in; constants (BatchNorm's gamma
-    and beta, zero biases, layer scales) keep theirs. `tensor` is the package's Tensor class.
-    Returns how many values the parameters hold."""
+    and beta, zero biases, layer scales) and integer parameters (index tables such as a CTC
+    loss's label indices) keep theirs. `tensor` is the package's Tensor class. Returns how many
+    values the parameters hold."""
     rng = np.random.RandomState(1)
     count = 0
     for _, param in sorted(network.parameters_and_names(), key=lambda item: item[0]):
         value = param.asnumpy()
         count += value.size
-        if value.size < 2 or np.all(value == value.flat[0]):
+        if (value.size < 2 or np.all(value == value.flat[0])
+                or value.dtype.kind in "biu"):
             continue
         fan_in = int(np.prod(value.shape[1:])) if value.ndim > 1 else value.shape[0]
         new = rng.standard_normal(value.shape) / np.sqrt(max(fan_in, 1))

@@ -170,6 +170,12 @@ def harness_files() -> list[Path]:
     return [HERE / "program_harness.py", *sorted(HERE.glob("synthetic_*.py"))]
 
 
+def zoo_modules() -> list[Path]:
+    """The modules of zoo_program.py's network builders (zoo_networks.py and one module per
+    area of the zoo it imports), copied beside a `zoo=NAME` program."""
+    return sorted(p for p in HERE.glob("zoo_*.py") if p.name != "zoo_program.py")
+
+
 def override_config(folder: Path, spec: str) -> None:
     """`FILE:a.b=value;c=value`: the YAML file's entries a.b and c set to the values (read as
     YAML: 2, 0.5, [64, 64], true)."""
@@ -218,9 +224,9 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
                 # a zoo's network built by zoo_networks.py, run by zoo_program.py
                 text = (f"NETWORK = {entry['zoo']!r}\n"
                         + (HERE / "zoo_program.py").read_text(encoding="utf-8"))
-                (work / "zoo_networks.py").write_text(renamed(
-                    (HERE / "zoo_networks.py").read_text(encoding="utf-8"), package),
-                    encoding="utf-8")
+                for module in zoo_modules():
+                    (work / module.name).write_text(renamed(
+                        module.read_text(encoding="utf-8"), package), encoding="utf-8")
             if entry.get("train"):
                 # a zoo's training and evaluation scripts, run by mindcv_train_program.py
                 options = [a for a in entry.get("args", "").split(",") if a]
@@ -337,7 +343,7 @@ def ms_side(entry: dict, args, run: int) -> dict:
     harness = "".join(path.read_text(encoding="utf-8")
                       for path in [*harness_files(), HERE / "model_program.py",
                                    HERE / "mindcv_train_program.py", HERE / "zoo_program.py",
-                                   HERE / "zoo_networks.py"])
+                                   *zoo_modules()])
     key = hashlib.sha256(json.dumps([entry, run, harness], sort_keys=True).encode()).hexdigest()
     path = Path(args.ms_cache) / f"{key[:32]}.json"
     if path.exists():

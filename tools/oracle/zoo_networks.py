@@ -220,7 +220,7 @@ def gpt():
 
 
 # ---------------------------------------------------------------- official/recommend
-def _ctr_inputs(config):
+def ctr_inputs(config):
     batch_ids = ids((BATCH, config.field_size), VOCAB, 3)
     weights = Tensor(np.random.RandomState(4).uniform(0, 1, (BATCH, config.field_size))
                      .astype(np.float32))
@@ -240,7 +240,7 @@ def deepfm():
     with_loss = NetWithLossClass(net, l2_coef=config.l2_coef)
     step = TrainStepWrap(with_loss, lr=config.learning_rate, eps=config.epsilon,
                          loss_scale=config.loss_scale)
-    batch_ids, weights, label = _ctr_inputs(config)
+    batch_ids, weights, label = ctr_inputs(config)
     return Run(net, (batch_ids, weights), step, (batch_ids, weights, label))
 
 
@@ -254,7 +254,7 @@ def wide_and_deep():
     net = WideDeepModel(config)
     with_loss = NetWithLossClass(net, config)
     step = TrainStepWrap(with_loss, sens=1024.0)
-    batch_ids, weights, label = _ctr_inputs(config)
+    batch_ids, weights, label = ctr_inputs(config)
     return Run(net, (batch_ids, weights), step, (batch_ids, weights, label))
 
 
@@ -300,7 +300,7 @@ def ecapa_tdnn():
 NODES, CLASSES = 12, 3
 
 
-def _graph():
+def graph_matrix():
     """A seeded undirected graph of NODES nodes with self loops, as a 0/1 matrix."""
     rng = np.random.RandomState(3)
     adj = (rng.uniform(0, 1, (NODES, NODES)) < 0.3).astype(np.float32) + np.eye(NODES)
@@ -314,7 +314,7 @@ def gcn():
     config = ConfigGCN()
     config.dropout = 0.0
     nodes, features, classes = NODES, WIDTH, CLASSES
-    adj = _graph()
+    adj = graph_matrix()
     degree = 1 / np.sqrt(adj.sum(1))
     adj = Tensor((adj * degree[:, None] * degree[None, :]).astype(np.float32))
     net = GCN(config, features, classes)
@@ -329,7 +329,7 @@ def gat():
 
     config = default_config()
     # the graph as the folder's data loader gives it: one batch of nodes, -1e9 off the edges
-    biases = Tensor(((1 - _graph()) * -1e9)[None])
+    biases = Tensor(((1 - graph_matrix()) * -1e9)[None])
     feature = normal((1, NODES, WIDTH), 4)
     labels = np.eye(CLASSES, dtype=np.float32)[np.random.RandomState(5).randint(0, CLASSES,
                                                                                  NODES)]

@@ -8,9 +8,17 @@ with zoo_networks.py beside it, the word `mindspore` written `cellgraph` on cell
 The weights are set as model_program.py sets them (program_harness.same_weights).
 """
 import numpy as np
+import zoo_audio
+import zoo_gnn
+import zoo_networks
+import zoo_nlp
+import zoo_recommend
 from mindspore import Tensor, nn
 from program_harness import same_weights
-from zoo_networks import BUILDERS
+
+# the builders of official/ (zoo_networks.py) and of research/'s areas, one module each
+BUILDERS = {**zoo_networks.BUILDERS, **zoo_nlp.BUILDERS, **zoo_recommend.BUILDERS,
+            **zoo_audio.BUILDERS, **zoo_gnn.BUILDERS}
 
 run = BUILDERS[NETWORK]()  # noqa: F821 - written by the runner
 

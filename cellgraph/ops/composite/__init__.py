@@ -53,16 +53,31 @@ __all__ = [
     "augassign_mod",
     "augassign_mul",
     "augassign_sub",
+    "batch_dot",
     "clip_by_global_norm",
     "clip_by_value",
+    "count_nonzero",
+    "cummin",
+    "dot",
+    "gamma",
     "grad",
     "hyper_add",
     "jvp",
+    "laplace",
+    "mm",
     "multinomial",
+    "normal",
     "ones_like",
     "partial",
+    "poisson",
+    "repeat_elements",
+    "repeat_interleave",
+    "sequence_mask",
     "tail",
+    "tensor_dot",
+    "uniform",
     "value_and_grad",
+    "vecdot",
     "vjp",
     "vmap",
     "zeros_like",
@@ -70,10 +85,21 @@ __all__ = [
 ]
 
 
-# MindSpore's composite has the random functions too; ops.function reaches this module, so
-# they load on first use
+# MindSpore's composite has some of ops.function's functions too (model-zoo code calls
+# C.tensor_dot); ops.function reaches this module, so they load on first use
+_RANDOM = "cellgraph.ops.function.random_func"
+_LINALG = "cellgraph.ops.function.math_func.linalg"
+_SHAPE = "cellgraph.ops.function.array_func.shape"
 __getattr__, __dir__ = _lazy_names(globals(), {
-    "multinomial": ("cellgraph.ops.function.random_func", "multinomial")})
+    **{name: (_RANDOM, name) for name in ("gamma", "laplace", "multinomial", "normal",
+                                           "poisson", "uniform")},
+    **{name: (_LINALG, name) for name in ("batch_dot", "dot", "tensor_dot")},
+    **{name: (_SHAPE, name) for name in ("repeat_elements", "repeat_interleave")},
+    "count_nonzero": ("cellgraph.ops.function.math_func.reduction", "count_nonzero"),
+    "cummin": ("cellgraph.primitives.sort_ops", "cummin_"),
+    "mm": ("cellgraph.primitives.functional", "mm"),
+    "sequence_mask": ("cellgraph.ops.function.array_func.stacking", "sequence_mask"),
+    "vecdot": ("cellgraph.ops.function.math_func.statistics", "vecdot")})
 
 
 def apply(fn, *args, **kwargs):
