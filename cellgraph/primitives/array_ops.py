@@ -71,6 +71,24 @@ def _transpose_type(x: TensorType, perm) -> TensorType:
     return TensorType(tuple(x.shape[p] for p in perm), x.dtype)
 
 
+def _view_dtype_type(x: TensorType, dtype) -> TensorType:
+    """The bytes of `x` read as `dtype` (MindSpore's ViewDtype, a bitcast): an element of
+    another size changes the last axis's length, which must hold whole elements."""
+    dtype = dt.as_dtype(dtype)
+    have, want = x.dtype.np.itemsize, dtype.np.itemsize
+    if have == want:
+        return TensorType(x.shape, dtype)
+    if x.ndim == 0:
+        raise ShapeError(f"For ViewDtype, scalar tensor (shape: ()) cannot be viewed {x.dtype} "
+                         f"as {dtype} (different element sizes)")
+    last = x.shape[-1]
+    if want > have and last is not None and last % (want // have):
+        raise ShapeError(f"For ViewDtype, last dimension must be divisible by {want // have} to "
+                         f"view {x.dtype} as {dtype} (different element sizes), but got {last}")
+    size = None if last is None else last * have // want
+    return TensorType(x.shape[:-1] + (size,), dtype)
+
+
 def _broadcast_to_type(x: TensorType, shape) -> TensorType:
     if broadcast_shapes(x.shape, shape) != tuple(shape) or x.ndim > len(shape):
         raise ShapeError(f"cannot broadcast shape {fmt_shape(x.shape)} to {fmt_shape(shape)}")
@@ -170,6 +188,8 @@ expand_dims = Primitive("expand_dims", _expand_dims_type)
 squeeze = Primitive("squeeze", _squeeze_type)
 cast = Primitive("cast", lambda x, dtype: TensorType(x.shape, dtype), complex_bprop=True)
 getitem = Primitive("getitem", _getitem_type, label="GetItem")
+view_dtype = Primitive("view_dtype", lambda x, dtype: _view_dtype_type(x, dtype),
+                       label="ViewDtype", nondifferentiable=True)
 getitem_grad = Primitive("getitem_grad", _getitem_grad_type)
 for _prim, _view in ((reshape, strides.reshape_view), (transpose, strides.transpose_view),
                      (broadcast_to, strides.broadcast_to_view),
@@ -301,6 +321,14 @@ def _reshape_batch(args, dims, shape):
     if example_shape(x, d)[:d] == tuple(shape[:d]):  # the axes before the batch axis stay
         return reshape(x, shape=tuple(shape[:d]) + (size,) + tuple(shape[d:])), d
     return reshape(to_front(x, d), shape=(size,) + tuple(shape)), 0
+
+
+@view_dtype.def_batch
+def _view_dtype_batch(args, dims, dtype):
+    """Each example's last axis is read anew: the batch axis goes first, away from it."""
+    (x,), (d,) = args, dims
+    _view_dtype_type(TensorType(example_shape(x, d), abstract_of(x).dtype), dtype)
+    return view_dtype(to_front(x, d), dtype=dtype), 0
 
 
 @transpose.def_batch

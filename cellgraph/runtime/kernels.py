@@ -281,6 +281,22 @@ def _cast(xp, x, dtype):
         return xp.asarray(x, dtype=dtype_of(xp, dtype))
 
 
+@kernel("view_dtype")
+def _view_dtype(xp, x, dtype):
+    """x's bytes read as `dtype`: the row-major bytes (a flat copy where x is strided) viewed,
+    then the last axis resized; a bool is any nonzero byte, as MindSpore reads one."""
+    x = xp.asarray(x)
+    shape = tuple(x.shape)
+    target = xp.uint8 if dtype.is_bool else dtype_of(xp, dtype)
+    flat = xp.reshape(x, (-1,)).view(target)
+    if dtype.is_bool:
+        flat = flat != 0
+    if not shape:
+        return xp.reshape(flat, ())
+    last = shape[-1] * x.dtype.itemsize // dtype.np.itemsize
+    return xp.reshape(flat, shape[:-1] + (last,))
+
+
 def _count(xp, count, size: int) -> int:
     n = int(xp.reshape(count, (-1,))[0])
     if not 0 <= n <= size:  # topk's k beyond the axis
