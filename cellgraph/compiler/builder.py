@@ -20,6 +20,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.array_ops import assigned_read
 from cellgraph.primitives.array_ops import cast as cast_prim
 from cellgraph.primitives.core import (
     VALUE_INPUT_LIMIT,
@@ -883,6 +884,6 @@ def assign_in_graph(variable, value, converting: bool = False):
     if isinstance(variable, Tracer) and not is_parameter(variable):
         current_builder().record_update(variable, new)
         return variable
-    new = F.stop_gradient(new)
+    new = assigned_read(variable, F.stop_gradient(new))
     current_builder().record_update(variable, new)
     return new

@@ -10,6 +10,7 @@ from . import strides
 from .batching import (
     batch_size,
     batched_front,
+    broadcasting_rule,
     example_shape,
     insert_ones,
     move_axis,
@@ -217,6 +218,11 @@ def _fill_type(dtype, shape, value) -> TensorType:
 fill = Primitive("fill", _fill_type,
                  nondifferentiable=True)
 stop_gradient = Primitive("stop_gradient", lambda x: x.strong(), public=True, operands=("value",))
+# A Parameter read after an assignment in the same graph: the assigned value (broadcast to the
+# Parameter's shape), whose gradient MindSpore's graphs give to the Parameter (a Load of it),
+# never to what was assigned.
+assigned_read = Primitive("assigned_read", lambda variable, value: TensorType(
+    broadcast_shapes(variable.shape, value.shape), value.dtype), label="AssignedRead")
 
 
 # ----- bprop rules -----------------------------------------------------------------------------
@@ -263,6 +269,8 @@ broadcast_to.def_bprop(lambda x, out, dout, shape: (sum_to(dout, abstract_of(x).
 expand_dims.def_bprop(lambda x, out, dout, axis: (reshape(dout, shape=runtime_shape(x)),))
 squeeze.def_bprop(lambda x, out, dout, axis=(): (reshape(dout, shape=runtime_shape(x)),))
 stop_gradient.def_bprop(lambda x, out, dout: (None,))
+assigned_read.def_bprop(lambda variable, value, out, dout: (
+    sum_to(dout, abstract_of(variable).shape), None))
 
 
 @cast.def_bprop
@@ -311,6 +319,7 @@ for _prim in (reduce_sum, reduce_mean, reduce_max, reduce_min):
     _prim.def_batch(reduction_rule(_prim))
 for _prim in (cast, zeros_like, ones_like, stop_gradient):
     _prim.def_batch(same_shape_rule(_prim))
+assigned_read.def_batch(broadcasting_rule(assigned_read))
 _FULL = Slice(None, None, None)
 
 

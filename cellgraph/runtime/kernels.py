@@ -210,6 +210,8 @@ TABLE["sigmoid"] = lambda xp, x: 0.5 * (xp.tanh(0.5 * x) + 1)  # no overflow for
 TABLE["relu"] = lambda xp, x: xp.maximum(x, 0)
 TABLE["relu_grad"] = lambda xp, x, dy: xp.where(x > 0, dy, xp.zeros_like(dy))
 TABLE["stop_gradient"] = lambda xp, x: x
+TABLE["assigned_read"] = lambda xp, variable, value: xp.broadcast_to(
+    value, np.broadcast_shapes(tuple(variable.shape), tuple(value.shape)))
 TABLE["erf"] = lambda xp, x: xp.erf(x)
 
 

@@ -290,6 +290,9 @@ def _array_cases() -> dict[str, list[Case]]:
                                   (i64, b), (f64, f16), (i64, u8), (f32, f32)]]
         + [Case((np.array(2.75, np.float32),), lambda x, dtype: x.astype(dtype.np), i64,
                 {"dtype": i64})],
+        "assigned_read": [Case((arr((2, 3), f32), arr(s, f32)),
+                               lambda w, v: np.broadcast_to(v, (2, 3)), f32)
+                          for s in [(2, 3), (3,), ()]],
         "view_dtype": [Case((arr(s, src, -3, 3),), lambda x, dtype: _bitcast_ref(x, dtype),
                             dst, {"dtype": dst})
                        for s, src, dst in [((2, 3), f32, i32), ((2, 3), f32, f16),
@@ -382,6 +385,7 @@ def _log_softmax_grad_ref(y, dy, axis):
 
 _ARRAY_PRIMITIVES = ("reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "getitem",
                      "getitem_grad", "gather", "gather_grad", "concat", "stack", "cast", "view_dtype",
+                     "assigned_read",
                      "zeros_like", "ones_like", "fill", "stop_gradient", "select", "matmul",
                      "softmax", "log_softmax", "softmax_grad", "log_softmax_grad",
                      "softmax_cross_entropy")
