@@ -872,7 +872,8 @@ def _described(variable, name: str) -> str:
 
 def assign_in_graph(variable, value, converting: bool = False):
     """Record `variable = value` in the graph being built; returns the new value. A Parameter's
-    new value is a leaf (no gradient flows through an update); a Tensor that an in-place
+    new value is an `assigned_read`: no gradient flows into `value`, and the gradient of a read
+    of it goes to the Parameter (MindSpore's Load after Assign); a Tensor that an in-place
     operation updates (`ops.AssignAdd()(x, y)`, `x.add_(y)`) is rebound: every later read of it
     in the graph sees the new value, and the result is the Tensor itself, as MindSpore's in-place
     operations return their input."""
