@@ -11,10 +11,17 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import functional as _core
-from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis, value_input
+from cellgraph.primitives.core import (
+    PRIMITIVES,
+    abstract_of,
+    fmt_shape,
+    normalize_axis,
+    value_input,
+)
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
+    DTypeError,
     ShapeError,
     ShapeRunError,
     UnsupportedError,
@@ -37,6 +44,7 @@ from .utils import (
     _float,
     _int_arg,
     _rounding,
+    _to_tensor,
     _unary,
     take_tensors_only,
 )
@@ -234,7 +242,14 @@ def reciprocal(x, dtype=None):
 floor, ceil = _rounding(P.floor, "floor"), _rounding(P.ceil, "ceil")
 
 
-sign = _unary(F.sign, "sign")
+def sign(x, dtype=None):
+    """-1, 0 or 1 by the sign of each element, as mindspore.numpy computes it: x / |x| where x
+    is not 0, so integers give float32 signs and NaN stays NaN; bools are refused."""
+    x = _to_tensor(x)
+    if abstract_of(x).dtype.is_bool:
+        raise DTypeError("sign does not accept dtype bool.")
+    signs = F.select(F.equal(x, 0), F.zeros_like(F.div(x, 1)), F.div(x, F.abs(x)))
+    return _cast(signs, _dtype(dtype, "sign"))
 
 
 arctan2 = _binary(P.atan2, "arctan2")

@@ -63,3 +63,17 @@ def test_clip_keeps_an_integer_array_integer():
     assert mnp.clip(Tensor(XI), None, 1).asnumpy().tolist() == [[1, -2, 1], [0, 1, -1]]
     with pytest.raises(ValueError, match="One of max or min must be given"):
         mnp.clip(Tensor(XI), None, None)
+
+
+def test_sign_is_x_over_its_absolute_value():
+    """MindSpore 2.10's numpy.sign: x / |x| where x != 0, so integers give float32 signs and NaN
+    stays NaN; a bool tensor is refused."""
+    out = mnp.sign(Tensor(XI))
+    assert out.dtype == mnp.float32
+    np.testing.assert_array_equal(out.asnumpy(), np.sign(XI).astype(np.float32))
+    floats = mnp.sign(Tensor(np.array([np.nan, -0.0, -2.5], np.float32))).asnumpy()
+    assert np.isnan(floats[0]) and floats[1:].tolist() == [0.0, -1.0]
+    assert mnp.sign([-1, 2]).asnumpy().tolist() == [-1.0, 1.0]
+    assert mnp.sign(Tensor(XI), dtype=mnp.int32).dtype == mnp.int32
+    with pytest.raises(TypeError, match="sign does not accept dtype bool."):
+        mnp.sign(Tensor(np.array([True])))
