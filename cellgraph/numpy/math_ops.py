@@ -10,6 +10,7 @@ import numpy as onp
 
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import (
     PRIMITIVES,
@@ -418,8 +419,19 @@ def argmax(a, axis=None):
 
 
 def cumprod(a, axis=None, dtype=None):
+    """Running products along `axis` (the flattened array for None), as mindspore.numpy
+    computes them: in float32 (float64 stays float64), then in `dtype`, by default the input's
+    (bool, int8 and int16 give int32; uint8 and uint16 uint32)."""
     a, axis = _flat_or(a, axis)
-    return _cast(P.cumprod(a, axis), _dtype(dtype, "cumprod"))
+    given = abstract_of(a).dtype
+    out = P.cumprod(a if given == _dt.float64 else F.cast(a, _dt.float32), axis)
+    if dtype is None:
+        dtype = _CUMPROD_WIDENED.get(given.name, given)
+    return _cast(out, _dtype(dtype, "cumprod"))
+
+
+_CUMPROD_WIDENED = {"bool_": _dt.int32, "int8": _dt.int32, "int16": _dt.int32,
+                    "uint8": _dt.uint32, "uint16": _dt.uint32}
 
 
 def multi_dot(arrays):

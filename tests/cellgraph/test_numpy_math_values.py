@@ -77,3 +77,17 @@ def test_sign_is_x_over_its_absolute_value():
     assert mnp.sign(Tensor(XI), dtype=mnp.int32).dtype == mnp.int32
     with pytest.raises(TypeError, match="sign does not accept dtype bool."):
         mnp.sign(Tensor(np.array([True])))
+
+
+@pytest.mark.parametrize("np_dtype, expected", [
+    (np.bool_, np.int32), (np.int8, np.int32), (np.int16, np.int32), (np.uint8, np.uint32),
+    (np.int32, np.int32), (np.int64, np.int64), (np.float16, np.float16),
+    (np.float64, np.float64)])
+def test_cumprod_keeps_or_widens_the_dtype_as_mindspore_numpy(np_dtype, expected):
+    """MindSpore 2.10's numpy.cumprod multiplies in float32 and gives the input's dtype (bool,
+    int8, int16: int32; uint8, uint16: uint32), where ops.cumprod gives int64."""
+    x = np.array([[1, 2, 3], [1, 0, 2]], np_dtype)
+    out = mnp.cumprod(Tensor(x), 1)
+    assert out.asnumpy().dtype == expected
+    np.testing.assert_array_equal(out.asnumpy(), np.cumprod(x.astype(np.float64), 1))
+    assert mnp.cumprod(Tensor(x), dtype=mnp.float32).asnumpy().dtype == np.float32
