@@ -13,7 +13,6 @@ import numbers
 
 from cellgraph.compiler.autodiff import emit_grad
 from cellgraph.compiler.builder import (
-    InputSlot,
     current_builder,
     describe_value,
     is_constant_argument,
@@ -174,7 +173,7 @@ class GradFunction(Transform):
                                         f"{abstract_of(s).shape}, but output {i} of "
                                         f"{graph_name(self.fn)} has shape {o.aval.shape}",
                                         self.loc())
-            # Parameter updates are stop_gradient values: their sens is never read
+            # the values written back carry no sensitivity
             return flat + [F.fill(o.aval.dtype, o.aval.shape, 0)
                            for o in graph.outputs[n_results:]]
         if self.has_aux:
@@ -186,9 +185,10 @@ class GradFunction(Transform):
             n_first = count_leaves(tree.children[0])
             return [F.fill(o.aval.dtype, o.aval.shape, 1 if i < n_first else 0)
                     for i, o in enumerate(graph.outputs)]
-        if any(isinstance(t, InputSlot) for t in graph.updates):
-            # the values written back to inputs an in-place operation updated carry no
-            # sensitivity (Parameters' and attributes' updates are stop_gradient values)
+        if graph.updates:
+            # the values written back (to Parameters, attributes, inputs an in-place operation
+            # updated) carry no sensitivity: a read of an assigned Parameter differentiates
+            # into the Parameter, the write-back does not
             n_results = len(graph.outputs) - len(graph.updates)
             return [F.fill(o.aval.dtype, o.aval.shape, 1 if i < n_results else 0)
                     for i, o in enumerate(graph.outputs)]

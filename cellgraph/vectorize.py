@@ -25,7 +25,6 @@ from cellgraph.compiler.autodiff import expand_grad, inline, vjp, zero_of
 from cellgraph.compiler.batching import Basis, batch_graph, dense, move_batch
 from cellgraph.compiler.builder import (
     ArgumentSlot,
-    InputSlot,
     ParameterArgument,
     build_graph,
     current_builder,
@@ -224,7 +223,6 @@ class VmapFunction(Transform):
         finally:
             for key in mapped:
                 _TRACED_AXES.pop(key, None)
-        _only_argument_updates(graph, loc)
         inputs = [(leaf, d) for leaf, d in zip(leaves, dims)]
         inputs += [(value, None) for value in captured]
         inputs += _stacked_weights(cells, graph.weights) if cells else \
@@ -368,33 +366,27 @@ def _example_of(x, dim: int):
     return example
 
 
-def _only_argument_updates(graph: Graph, loc) -> None:
-    """vmap writes back the Parameters passed to it as arguments; a function that assigns any
-    other Parameter (one of a Cell, or a plain Tensor input) is refused."""
-    kept = graph.updates
-    graph.updates = [t for t in kept if not isinstance(t, ArgumentSlot)
-                     or isinstance(t, InputSlot)]
-    try:
-        _no_updates(graph, "vmap", loc)
-    finally:
-        graph.updates = kept
-
-
 def _write_back(graph: Graph, new_values: list, leaves: list, dims: list, size: int,
                 loc) -> None:
-    """Record the update of each Parameter argument the function assigned, with its batch
-    where MindSpore's in-place rules put it: a mapped Parameter takes the whole batch along
-    its own source axis (the axis its examples lie on); an unmapped one takes a value that no mapped input reaches (else
-    the order of the batch's writes would decide it)."""
+    """Record the update of each Parameter, input Tensor or attribute the function assigned,
+    with its batch where MindSpore's in-place rules put it: a mapped argument takes the whole
+    batch along its own source axis (the axis its examples lie on); an unmapped one (a Cell's
+    own Parameter, an argument with no axis) takes a value that no mapped input reaches, else
+    the order of the batch's writes would decide it (MindSpore's ValueError)."""
     builder = current_builder()
     for slot, entry in zip(graph.updates, new_values):
-        param, dim = update_target(slot, leaves), dims[slot.index]
+        param = update_target(slot, leaves)
+        dim = dims[slot.index] if isinstance(slot, ArgumentSlot) else None
         value, value_dim = dense(entry)
         if dim is None and value_dim is not None:
+            if isinstance(slot, ArgumentSlot):
+                raise ArgumentValueError(
+                    f"vmap: the source axis of Parameter '{slot.name}' is None, but the "
+                    f"function assigns it a value that depends on mapped inputs; the execution "
+                    f"order of its updates cannot be guaranteed, so map it along axis 0", loc)
             raise ArgumentValueError(
-                f"vmap: the source axis of Parameter '{slot.name}' is None, but the function "
-                f"assigns it a value that depends on mapped inputs; the execution order of its "
-                f"updates cannot be guaranteed, so map it along axis 0", loc)
+                "The source axis of `variable` is None, but the source axis of `value` is not "
+                "None. The execution order of operator `Assign` cannot be guaranteed.", loc)
         builder.record_update(param, value if dim is None else move_batch(entry, size, dim))
 
 

@@ -4,8 +4,8 @@ Eagerly (PyNative mode, `__init__` code) the Parameter changes at once. While a 
 built, the update is recorded in the builder: later reads of the Parameter in the same graph see
 the new value, the graph returns the new value as an extra trailing output, and the executor
 writes it into the Parameter after the run. So a whole training step (forward, backward and the
-optimizer's updates) compiles into one graph. The new value is a `stop_gradient` value: a
-Parameter is a leaf, and an update never feeds a gradient.
+optimizer's updates) compiles into one graph. No gradient flows into the assigned value; the
+gradient of a read after the assignment goes to the Parameter, as MindSpore's graphs give it.
 """
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.array_ops import assigned_read
 from cellgraph.primitives.array_ops import cast as cast_prim
 from cellgraph.primitives.core import (
     VALUE_INPUT_LIMIT,
@@ -871,7 +872,8 @@ def _described(variable, name: str) -> str:
 
 def assign_in_graph(variable, value, converting: bool = False):
     """Record `variable = value` in the graph being built; returns the new value. A Parameter's
-    new value is a leaf (no gradient flows through an update); a Tensor that an in-place
+    new value is an `assigned_read`: no gradient flows into `value`, and the gradient of a read
+    of it goes to the Parameter (MindSpore's Load after Assign); a Tensor that an in-place
     operation updates (`ops.AssignAdd()(x, y)`, `x.add_(y)`) is rebound: every later read of it
     in the graph sees the new value, and the result is the Tensor itself, as MindSpore's in-place
     operations return their input."""
@@ -883,6 +885,6 @@ def assign_in_graph(variable, value, converting: bool = False):
     if isinstance(variable, Tracer) and not is_parameter(variable):
         current_builder().record_update(variable, new)
         return variable
-    new = F.stop_gradient(new)
+    new = assigned_read(variable, F.stop_gradient(new))
     current_builder().record_update(variable, new)
     return new

@@ -46,7 +46,7 @@ __all__ = ["REWRITES", "E", "Expr", "dce", "node_count", "optimize", "simplify"]
 FOLD_LIMIT = 1 << 16  # fold constant expressions up to this many elements
 # Primitives that are the identity on values but not on derivatives: kept (not rewritten) in a
 # graph that is optimised before it is differentiated again.
-GRADIENT_BARRIERS = frozenset({"stop_gradient"})
+GRADIENT_BARRIERS = frozenset({"stop_gradient", "assigned_read"})
 MAX_DEPTH = 16  # how deep the replacement of a replacement may nest within one sweep
 
 
@@ -115,6 +115,7 @@ REWRITES: dict[str, list[Callable]] = {
     "broadcast_to": [_same_shape],
     "cast": [_same_shape],
     "stop_gradient": [lambda n, ctx: n.inputs[0]],
+    "assigned_read": [lambda n, ctx: passes_through(n, n.inputs[1])],
     "transpose": [lambda n, ctx: n.inputs[0] if n.params["perm"] == tuple(range(len(
         n.params["perm"]))) else None, algebra.transpose_as_reshape],
     "squeeze": [_same_shape],

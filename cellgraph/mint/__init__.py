@@ -14,7 +14,7 @@ from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.dynamic_ops import bin_counts as _bin_counts
 from cellgraph.primitives.dynamic_ops import unique_p as _unique_p
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, RunError
 from cellgraph.primitives.random_ops import draw_uniform as _draw_uniform
 from cellgraph.primitives.random_ops import float_dtype as _float_dtype
 from cellgraph.primitives.random_ops import random_permutation as _random_permutation
@@ -123,6 +123,12 @@ def div(input, other, *, rounding_mode=None):
 
 
 def pow(input, exponent):
+    """input ** exponent; an integer tensor to a negative int power is refused, as MindSpore's
+    PowTensorScalar (ops.pow and `**` take it)."""
+    if type(exponent) is int and exponent < 0 and hasattr(input, "aval") and \
+            input.aval.dtype.is_int:
+        raise RunError("For primitive [PowTensorScalar], Integers to negative integer powers "
+                       "are not allowed.")
     return _F.pow(input, exponent)
 
 

@@ -10,11 +10,19 @@ import numpy as onp
 
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives import functional as _core
-from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis, value_input
+from cellgraph.primitives.core import (
+    PRIMITIVES,
+    abstract_of,
+    fmt_shape,
+    normalize_axis,
+    value_input,
+)
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
+    DTypeError,
     ShapeError,
     ShapeRunError,
     UnsupportedError,
@@ -37,6 +45,7 @@ from .utils import (
     _float,
     _int_arg,
     _rounding,
+    _to_tensor,
     _unary,
     take_tensors_only,
 )
@@ -234,7 +243,14 @@ def reciprocal(x, dtype=None):
 floor, ceil = _rounding(P.floor, "floor"), _rounding(P.ceil, "ceil")
 
 
-sign = _unary(F.sign, "sign")
+def sign(x, dtype=None):
+    """-1, 0 or 1 by the sign of each element, as mindspore.numpy computes it: x / |x| where x
+    is not 0, so integers give float32 signs and NaN stays NaN; bools are refused."""
+    x = _to_tensor(x)
+    if abstract_of(x).dtype.is_bool:
+        raise DTypeError("sign does not accept dtype bool.")
+    signs = F.select(F.equal(x, 0), F.zeros_like(F.div(x, 1)), F.div(x, F.abs(x)))
+    return _cast(signs, _dtype(dtype, "sign"))
 
 
 arctan2 = _binary(P.atan2, "arctan2")
@@ -403,8 +419,19 @@ def argmax(a, axis=None):
 
 
 def cumprod(a, axis=None, dtype=None):
+    """Running products along `axis` (the flattened array for None), as mindspore.numpy
+    computes them: in float32 (float64 stays float64), then in `dtype`, by default the input's
+    (bool, int8 and int16 give int32; uint8 and uint16 uint32)."""
     a, axis = _flat_or(a, axis)
-    return _cast(P.cumprod(a, axis), _dtype(dtype, "cumprod"))
+    given = abstract_of(a).dtype
+    out = P.cumprod(a if given == _dt.float64 else F.cast(a, _dt.float32), axis)
+    if dtype is None:
+        dtype = _CUMPROD_WIDENED.get(given.name, given)
+    return _cast(out, _dtype(dtype, "cumprod"))
+
+
+_CUMPROD_WIDENED = {"bool_": _dt.int32, "int8": _dt.int32, "int16": _dt.int32,
+                    "uint8": _dt.uint32, "uint16": _dt.uint32}
 
 
 def multi_dot(arrays):

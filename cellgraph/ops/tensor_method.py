@@ -10,8 +10,14 @@ import numpy as np
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import exports
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.errors import ArgumentValueError
-from cellgraph.primitives.nn_functional import split
+from cellgraph.primitives.core import value_input
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    RunError,
+)
+from cellgraph.primitives.nn_functional import split, tile
 
 from . import functional
 from .function.array_func.indexing import (
@@ -26,7 +32,6 @@ from .function.array_func.shape import (
     chunk,
     expand,
     flip,
-    repeat_along,
     repeat_interleave,
     roll,
     slice_along,
@@ -242,11 +247,10 @@ class TensorExtras:
         check_int_range(length, 1, size - start, INC_BOTH)
         return slice_along(self, axis, start, length)
 
-    def repeat(self, repeats, axis=None):
-        """NumPy's repeat: each element `repeats` times along `axis` (flattened for None)."""
-        if axis is None:
-            return repeat_along(F.reshape(self, (-1,)), repeats, 0)
-        return repeat_along(self, repeats, axis)
+    def repeat(self, *repeats, **kwargs):
+        """MindSpore 2.10's `Tensor.repeat(*repeats)` (not NumPy's repeat: that is
+        `repeat_interleave`)."""
+        return tensor_repeat(self, *repeats, **kwargs)
 
     def tril(self, diagonal=0):
         return self * _triangle_mask(self, diagonal, lower=True)
@@ -309,6 +313,44 @@ class TensorExtras:
 
     def new_ones(self, size, dtype=None):
         return F.ones(size, dtype or self.aval.dtype)
+
+
+def tensor_repeat(input, *repeats, **kwargs):
+    """`input` copied repeats[i] times along axis i (PyTorch's `repeat`, MindSpore 2.10's
+    Tensor.repeat): the counts given one by one, as one tuple or list, or as `repeats=`; more
+    counts than axes add leading axes, fewer are refused."""
+    if "repeats" in kwargs:
+        if repeats:
+            raise ArgumentError("repeat() got multiple values for argument 'repeats'.")
+        repeats = kwargs.pop("repeats")
+        if not isinstance(repeats, (tuple, list)):
+            raise DTypeError(f"repeat(): argument 'repeats' must be tuple of int but got "
+                             f"{type(repeats).__name__}.")
+    elif len(repeats) == 1 and isinstance(repeats[0], (tuple, list)):
+        repeats = repeats[0]
+    for key in kwargs:
+        raise ArgumentError(f"repeat() got an unexpected keyword argument '{key}'.")
+    counts = []
+    for pos, count in enumerate(repeats):
+        if hasattr(count, "aval") and count.aval.ndim == 0 and count.aval.dtype.is_int:
+            count = value_input(count, "repeat", "repeats").item()
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
+            raise DTypeError(f"repeat(): argument 'repeats' (position 1) must be tuple of int "
+                             f"but found type of {type(count).__name__} at pos {pos}.")
+        counts.append(int(count))
+    shape = tuple(input.aval.shape)
+    if len(counts) < len(shape):
+        raise ArgumentValueError(
+            f"For repeat, number of items of repeats can not be smaller than the number of "
+            f"dimensions of self tensor, but got repeats with {len(counts)} items and rank of "
+            f"self Tensor is {len(shape)}.")
+    lead = len(counts) - len(shape)
+    for dim, count in enumerate(counts):
+        size = count * (shape[dim - lead] if dim >= lead else 1)
+        if size < 0:
+            raise RunError(f"For Repeat, output size of all dimensions should be no smaller "
+                           f"than 0, but got {size} at dim {dim} .")
+    return tile(F.reshape(input, (1,) * lead + shape), tuple(counts))
 
 
 def _triangle_mask(x, k: int, lower: bool):

@@ -10,6 +10,7 @@ from . import strides
 from .batching import (
     batch_size,
     batched_front,
+    broadcasting_rule,
     example_shape,
     insert_ones,
     move_axis,
@@ -69,6 +70,24 @@ def _transpose_type(x: TensorType, perm) -> TensorType:
         raise ShapeError(f"perm {perm} is not a permutation of the axes of a tensor of "
                          f"shape {fmt_shape(x.shape)}")
     return TensorType(tuple(x.shape[p] for p in perm), x.dtype)
+
+
+def _view_dtype_type(x: TensorType, dtype) -> TensorType:
+    """The bytes of `x` read as `dtype` (MindSpore's ViewDtype, a bitcast): an element of
+    another size changes the last axis's length, which must hold whole elements."""
+    dtype = dt.as_dtype(dtype)
+    have, want = x.dtype.np.itemsize, dtype.np.itemsize
+    if have == want:
+        return TensorType(x.shape, dtype)
+    if x.ndim == 0:
+        raise ShapeError(f"For ViewDtype, scalar tensor (shape: ()) cannot be viewed {x.dtype} "
+                         f"as {dtype} (different element sizes)")
+    last = x.shape[-1]
+    if want > have and last is not None and last % (want // have):
+        raise ShapeError(f"For ViewDtype, last dimension must be divisible by {want // have} to "
+                         f"view {x.dtype} as {dtype} (different element sizes), but got {last}")
+    size = None if last is None else last * have // want
+    return TensorType(x.shape[:-1] + (size,), dtype)
 
 
 def _broadcast_to_type(x: TensorType, shape) -> TensorType:
@@ -170,6 +189,8 @@ expand_dims = Primitive("expand_dims", _expand_dims_type)
 squeeze = Primitive("squeeze", _squeeze_type)
 cast = Primitive("cast", lambda x, dtype: TensorType(x.shape, dtype), complex_bprop=True)
 getitem = Primitive("getitem", _getitem_type, label="GetItem")
+view_dtype = Primitive("view_dtype", lambda x, dtype: _view_dtype_type(x, dtype),
+                       label="ViewDtype", nondifferentiable=True)
 getitem_grad = Primitive("getitem_grad", _getitem_grad_type)
 for _prim, _view in ((reshape, strides.reshape_view), (transpose, strides.transpose_view),
                      (broadcast_to, strides.broadcast_to_view),
@@ -197,6 +218,11 @@ def _fill_type(dtype, shape, value) -> TensorType:
 fill = Primitive("fill", _fill_type,
                  nondifferentiable=True)
 stop_gradient = Primitive("stop_gradient", lambda x: x.strong(), public=True, operands=("value",))
+# A Parameter read after an assignment in the same graph: the assigned value (broadcast to the
+# Parameter's shape), whose gradient MindSpore's graphs give to the Parameter (a Load of it),
+# never to what was assigned.
+assigned_read = Primitive("assigned_read", lambda variable, value: TensorType(
+    broadcast_shapes(variable.shape, value.shape), value.dtype), label="AssignedRead")
 
 
 # ----- bprop rules -----------------------------------------------------------------------------
@@ -243,6 +269,8 @@ broadcast_to.def_bprop(lambda x, out, dout, shape: (sum_to(dout, abstract_of(x).
 expand_dims.def_bprop(lambda x, out, dout, axis: (reshape(dout, shape=runtime_shape(x)),))
 squeeze.def_bprop(lambda x, out, dout, axis=(): (reshape(dout, shape=runtime_shape(x)),))
 stop_gradient.def_bprop(lambda x, out, dout: (None,))
+assigned_read.def_bprop(lambda variable, value, out, dout: (
+    sum_to(dout, abstract_of(variable).shape), None))
 
 
 @cast.def_bprop
@@ -291,6 +319,7 @@ for _prim in (reduce_sum, reduce_mean, reduce_max, reduce_min):
     _prim.def_batch(reduction_rule(_prim))
 for _prim in (cast, zeros_like, ones_like, stop_gradient):
     _prim.def_batch(same_shape_rule(_prim))
+assigned_read.def_batch(broadcasting_rule(assigned_read))
 _FULL = Slice(None, None, None)
 
 
@@ -301,6 +330,14 @@ def _reshape_batch(args, dims, shape):
     if example_shape(x, d)[:d] == tuple(shape[:d]):  # the axes before the batch axis stay
         return reshape(x, shape=tuple(shape[:d]) + (size,) + tuple(shape[d:])), d
     return reshape(to_front(x, d), shape=(size,) + tuple(shape)), 0
+
+
+@view_dtype.def_batch
+def _view_dtype_batch(args, dims, dtype):
+    """Each example's last axis is read anew: the batch axis goes first, away from it."""
+    (x,), (d,) = args, dims
+    _view_dtype_type(TensorType(example_shape(x, d), abstract_of(x).dtype), dtype)
+    return view_dtype(to_front(x, d), dtype=dtype), 0
 
 
 @transpose.def_batch

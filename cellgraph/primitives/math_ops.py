@@ -210,9 +210,25 @@ less_equal = _compare("less_equal", operands=("input", "other"),
 greater = _compare("greater", operands=("input", "other"), spellings=("ops.gt", "mint", "mint.gt"))
 greater_equal = _compare("greater_equal", operands=("input", "other"),
                          spellings=("ops.ge", "mint.ge", "mint"))
+def bool_scalar_operands(label: str, names: tuple, rule):
+    """`rule` for an operation whose Python scalar operands must be bools (MindSpore's
+    LogicalAnd takes `True`, not `1` or `1.0`: a TypeError naming the call)."""
+    def checked(*avals, **params):
+        if any(a.weak and not a.dtype.is_bool for a in avals):
+            given = ", ".join(f"{n}={'Tensor' if not a.weak else a.dtype.np.kind}"
+                              for n, a in zip(names, avals))
+            given = given.replace("=i", "=int").replace("=f", "=float").replace("=c", "=complex")
+            raise DTypeError(f'Failed calling {label} with "{label}()({given})".')
+        return rule(*avals, **params)
+    checked.__wrapped__ = rule
+    return checked
+
+
 logical_and = _compare("logical_and", promote=None, operands=("input", "other"),
-                       spellings=("mint",))
-logical_or = _compare("logical_or", promote=None, operands=("input", "other"), spellings=("mint",))
+                       spellings=("mint",),
+                       rule=bool_scalar_operands("LogicalAnd", ("x", "y"), compare_type))
+logical_or = _compare("logical_or", promote=None, operands=("input", "other"), spellings=("mint",),
+                      rule=bool_scalar_operands("LogicalOr", ("x", "y"), compare_type))
 logical_not = _elementwise("logical_not", bool_type, nondifferentiable=True, operands=("input",),
                            spellings=("mint",))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import array_ops as A
 from . import dtype as dt
 from . import floor_division
 from . import functional as F
@@ -14,7 +15,7 @@ from . import math_ops as _math
 from . import nn_functional as NF
 from . import rounding_ops as _bitwise
 from .core import abstract_of, is_value, normalize_axes, running_eagerly
-from .errors import DTypeError
+from .errors import ArgumentError, DTypeError
 
 
 def _seq(o, tensor):
@@ -175,7 +176,18 @@ class TensorMethods:
         _check_implicit_shape("reshape", shape)
         return F.reshape(self, _flat_args(shape))
 
-    def view(self, *shape):
+    def view(self, *shape, dtype=None):
+        """`self` in another shape (given as ints, one tuple or list) or, given a dtype (alone
+        or as `dtype=`), its bytes read as that dtype (MindSpore's ViewDtype)."""
+        if len(shape) == 1 and isinstance(shape[0], dt.DType) and dtype is None:
+            shape, dtype = (), shape[0]
+        if dtype is not None:
+            if shape:
+                raise ArgumentError(f'Failed calling view with "view({len(shape)} sizes, '
+                                    f'dtype={dtype})": give a shape or a dtype.')
+            return A.view_dtype(self, dtype=dt.as_dtype(dtype))
+        if not shape:
+            raise ArgumentError('Failed calling view with "view()".')
         return F.reshape(self, _flat_args(shape))
 
     def flatten(self):

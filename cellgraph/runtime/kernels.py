@@ -225,6 +225,8 @@ def _sigmoid(xp, x):
 TABLE["relu"] = lambda xp, x: xp.maximum(x, 0)
 TABLE["relu_grad"] = lambda xp, x, dy: xp.where(x > 0, dy, xp.zeros_like(dy))
 TABLE["stop_gradient"] = lambda xp, x: x
+TABLE["assigned_read"] = lambda xp, variable, value: xp.broadcast_to(
+    value, np.broadcast_shapes(tuple(variable.shape), tuple(value.shape)))
 TABLE["erf"] = lambda xp, x: xp.erf(x)
 
 
@@ -294,6 +296,22 @@ def _cast(xp, x, dtype):
         x = xp.real(x)
     with np.errstate(invalid="ignore", over="ignore"):  # NaN and overflow cast as C casts them
         return xp.asarray(x, dtype=dtype_of(xp, dtype))
+
+
+@kernel("view_dtype")
+def _view_dtype(xp, x, dtype):
+    """x's bytes read as `dtype`: the row-major bytes (a flat copy where x is strided) viewed,
+    then the last axis resized; a bool is any nonzero byte, as MindSpore reads one."""
+    x = xp.asarray(x)
+    shape = tuple(x.shape)
+    target = xp.uint8 if dtype.is_bool else dtype_of(xp, dtype)
+    flat = xp.reshape(x, (-1,)).view(target)
+    if dtype.is_bool:
+        flat = flat != 0
+    if not shape:
+        return xp.reshape(flat, ())
+    last = shape[-1] * x.dtype.itemsize // dtype.np.itemsize
+    return xp.reshape(flat, shape[:-1] + (last,))
 
 
 def _count(xp, count, size: int) -> int:

@@ -228,15 +228,23 @@ def test_batch_norm_under_grad_updates_running_stats_once(rng):
     np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.1 * x.mean(0), rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.parametrize("transform", ["jvp", "vjp", "vmap"])
+@pytest.mark.parametrize("transform", ["jvp", "vjp"])
 def test_transforms_that_cannot_carry_updates_refuse_them(rng, transform):
     bn = nn.BatchNorm1d(3).set_train()
     x = Tensor(rng.standard_normal((4, 3)).astype(np.float32))
-    call = {"jvp": lambda: cellgraph.jvp(bn, x, x), "vjp": lambda: cellgraph.vjp(bn, x, x),
-            "vmap": lambda: cellgraph.vmap(bn)(Tensor(np.ones((2, 4, 3), np.float32)))}
+    call = {"jvp": lambda: cellgraph.jvp(bn, x, x), "vjp": lambda: cellgraph.vjp(bn, x, x)}
     with pytest.raises(cellgraph.CompileError, match=f"{transform}: the function assigns "
                                                      f"Parameters .'mean'"):
         call[transform]()
+
+
+def test_vmap_refuses_running_statistics_of_the_batch():
+    # MindSpore 2.10 refuses a training BatchNorm under vmap with a ValueError: every example
+    # would write the one moving mean
+    bn = nn.BatchNorm1d(3).set_train()
+    with pytest.raises(ValueError, match="execution order of operator `Assign` cannot be "
+                                         "guaranteed"):
+        cellgraph.vmap(bn)(Tensor(np.ones((2, 4, 3), np.float32)))
 
 
 def test_pool2d_keeps_its_arguments_as_given():

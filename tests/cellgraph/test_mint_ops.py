@@ -294,3 +294,15 @@ def test_clamp_refuses_bool_operands(args):
     with pytest.raises(ValueError, match="must not be bool"):
         mint.clamp(ms.Tensor(np.array([True, False])), 0, 1)
     np.testing.assert_allclose(mint.clamp(x, 2, 3).asnumpy(), [2.0, 3.0, 3.0])
+
+
+def test_pow_of_an_integer_tensor_to_a_negative_int_is_refused():
+    """MindSpore 2.10's PowTensorScalar refuses it (ops.pow and `**` take it)."""
+    x = ms.Tensor(np.array([1, 2], np.int32))
+    with pytest.raises(RuntimeError, match=r"For primitive \[PowTensorScalar\], Integers to "
+                                           r"negative integer powers are not allowed\."):
+        mint.pow(x, -1)
+    np.testing.assert_array_equal(mint.pow(x, 2).asnumpy(), [1, 4])
+    np.testing.assert_allclose(mint.pow(ms.Tensor(np.array([2.0], np.float32)), -1).asnumpy(),
+                               [0.5])
+    assert ms.ops.pow(x, -1).asnumpy().tolist() == [1, 0]

@@ -169,7 +169,7 @@ def _methods(x):
 
 
 def _expected(a):
-    return (a + 2, -(a - a), a[:, ::-1], np.roll(a, 1, 1), a.repeat(2, 1), a[:, 1:3],
+    return (a + 2, -(a - a), a[:, ::-1], np.roll(a, 1, 1), np.tile(a, (2, 1)), a[:, 1:3],
             np.tril(a), np.triu(a, 1), a.T, np.broadcast_to(a, (2, 2, 3)), a.ravel(),
             a.astype(np.int64), a.astype(np.float64), a.astype(np.float16), np.linalg.norm(a),
             np.log(np.exp(a).sum(1)), 2 * a, a[:, [2, 0]], np.where(a > 2, 0, a), a[:, 2:],

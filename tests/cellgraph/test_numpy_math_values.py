@@ -63,3 +63,31 @@ def test_clip_keeps_an_integer_array_integer():
     assert mnp.clip(Tensor(XI), None, 1).asnumpy().tolist() == [[1, -2, 1], [0, 1, -1]]
     with pytest.raises(ValueError, match="One of max or min must be given"):
         mnp.clip(Tensor(XI), None, None)
+
+
+def test_sign_is_x_over_its_absolute_value():
+    """MindSpore 2.10's numpy.sign: x / |x| where x != 0, so integers give float32 signs and NaN
+    stays NaN; a bool tensor is refused."""
+    out = mnp.sign(Tensor(XI))
+    assert out.dtype == mnp.float32
+    np.testing.assert_array_equal(out.asnumpy(), np.sign(XI).astype(np.float32))
+    floats = mnp.sign(Tensor(np.array([np.nan, -0.0, -2.5], np.float32))).asnumpy()
+    assert np.isnan(floats[0]) and floats[1:].tolist() == [0.0, -1.0]
+    assert mnp.sign([-1, 2]).asnumpy().tolist() == [-1.0, 1.0]
+    assert mnp.sign(Tensor(XI), dtype=mnp.int32).dtype == mnp.int32
+    with pytest.raises(TypeError, match="sign does not accept dtype bool."):
+        mnp.sign(Tensor(np.array([True])))
+
+
+@pytest.mark.parametrize("np_dtype, expected", [
+    (np.bool_, np.int32), (np.int8, np.int32), (np.int16, np.int32), (np.uint8, np.uint32),
+    (np.int32, np.int32), (np.int64, np.int64), (np.float16, np.float16),
+    (np.float64, np.float64)])
+def test_cumprod_keeps_or_widens_the_dtype_as_mindspore_numpy(np_dtype, expected):
+    """MindSpore 2.10's numpy.cumprod multiplies in float32 and gives the input's dtype (bool,
+    int8, int16: int32; uint8, uint16: uint32), where ops.cumprod gives int64."""
+    x = np.array([[1, 2, 3], [1, 0, 2]], np_dtype)
+    out = mnp.cumprod(Tensor(x), 1)
+    assert out.asnumpy().dtype == expected
+    np.testing.assert_array_equal(out.asnumpy(), np.cumprod(x.astype(np.float64), 1))
+    assert mnp.cumprod(Tensor(x), dtype=mnp.float32).asnumpy().dtype == np.float32

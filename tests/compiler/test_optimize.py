@@ -323,3 +323,30 @@ def test_a_float_times_zero_keeps_infinities_and_nans():
             np.testing.assert_array_equal(run(values).asnumpy(), np.float32(expected), name)
     counts = Tensor(np.array([3, -2], np.int32))  # an integer product by 0 is 0 exactly
     np.testing.assert_array_equal(cellgraph.jit(lambda n: n * 0)(counts).asnumpy(), [0, 0])
+
+
+def test_a_read_after_an_assignment_is_its_value_once_no_gradient_follows():
+    """assigned_read(w, v) is v on values; it stays while the graph will be differentiated
+    again (its gradient goes to w)."""
+    from cellgraph.compiler.compile_context import CompileContext
+    from cellgraph.compiler.ir import print_graph, verify
+    from cellgraph.compiler.ir_parser import parse_ir
+    from cellgraph.compiler.optimize import REWRITES
+    from cellgraph.compiler.passes import dce_pass, simplify_pass
+
+    text = """\
+graph @f(%w: f32[2], %v: f32[2]) {
+  %1 = assigned_read(%w, %v)
+  %2 = mul(%1, %w)
+  return %2
+}
+"""
+    for differentiable, kept in ((False, False), (True, True)):
+        ctx = CompileContext(differentiable=differentiable,
+                             rewrites={"assigned_read": REWRITES["assigned_read"]})
+        out = dce_pass(simplify_pass(parse_ir(text), ctx), ctx)
+        verify(out)
+        printed = print_graph(out)
+        assert ("assigned_read" in printed) is kept, printed
+        if not kept:
+            assert "mul(%v, %w)" in printed, printed

@@ -51,7 +51,9 @@ def test_vjp_updates_running_statistics_once(mode):
         cellgraph.set_context(mode=before)
 
 
-def test_other_transforms_still_refuse_updates():
+def test_vmap_refuses_updates_that_depend_on_the_batch():
+    # MindSpore 2.10 refuses BatchNorm's running statistics under vmap with a ValueError
     net = _Net()
-    with pytest.raises(RuntimeError, match="must be pure"):
+    with pytest.raises(ValueError, match="execution order of operator `Assign` cannot be "
+                                         "guaranteed"):
         cellgraph.vmap(lambda x: net(x)[0])(Tensor(np.ones((3, 2, 2), np.float32)))

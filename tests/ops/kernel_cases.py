@@ -290,6 +290,14 @@ def _array_cases() -> dict[str, list[Case]]:
                                   (i64, b), (f64, f16), (i64, u8), (f32, f32)]]
         + [Case((np.array(2.75, np.float32),), lambda x, dtype: x.astype(dtype.np), i64,
                 {"dtype": i64})],
+        "assigned_read": [Case((arr((2, 3), f32), arr(s, f32)),
+                               lambda w, v: np.broadcast_to(v, (2, 3)), f32)
+                          for s in [(2, 3), (3,), ()]],
+        "view_dtype": [Case((arr(s, src, -3, 3),), lambda x, dtype: _bitcast_ref(x, dtype),
+                            dst, {"dtype": dst})
+                       for s, src, dst in [((2, 3), f32, i32), ((2, 3), f32, f16),
+                                           ((3, 4), f16, f32), ((2,), i64, u8), ((), f32, i32),
+                                           ((2, 2), u8, b), ((0, 4), f16, f64)]],
         "zeros_like": [Case((arr(s, d),), np.zeros_like, d) for s, d in
                        [((2, 3), f32), ((3,), i32), ((), f64), ((2,), b)]],
         "ones_like": [Case((arr(s, d),), np.ones_like, d) for s, d in
@@ -357,6 +365,14 @@ def _softmax_cross_entropy_ref(logits, labels):
 _SOFTMAX_GRAD_SHAPES = [((2, 3), 1, f32), ((2, 3), 0, f64), ((4,), -1, f32), ((2, 3, 4), 1, f32)]
 
 
+def _bitcast_ref(x, dtype):
+    """The bytes of x as `dtype` (any nonzero byte a True bool)."""
+    x = np.array(x, order="C")
+    if dtype.is_bool:
+        return x.view(np.uint8) != 0
+    return x.view(dtype.np) if x.ndim else x.reshape(1).view(dtype.np).reshape(())
+
+
 def _softmax_grad_ref(y, dy, axis):
     y, dy = f64_of(y), f64_of(dy)
     return y * (dy - (dy * y).sum(axis=axis, keepdims=True))
@@ -368,7 +384,8 @@ def _log_softmax_grad_ref(y, dy, axis):
 
 
 _ARRAY_PRIMITIVES = ("reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "getitem",
-                     "getitem_grad", "gather", "gather_grad", "concat", "stack", "cast",
+                     "getitem_grad", "gather", "gather_grad", "concat", "stack", "cast", "view_dtype",
+                     "assigned_read",
                      "zeros_like", "ones_like", "fill", "stop_gradient", "select", "matmul",
                      "softmax", "log_softmax", "softmax_grad", "log_softmax_grad",
                      "softmax_cross_entropy")

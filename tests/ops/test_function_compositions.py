@@ -292,7 +292,7 @@ def test_arg_with_value_indices_are_int64():
 
 
 def test_repeat_elements_checks_its_arguments_as_mindspore():
-    """MindSpore 2.10's errors; Tensor.repeat (NumPy's repeat) takes 0 and bools."""
+    """MindSpore 2.10's errors; Tensor.repeat_interleave (NumPy's repeat) takes 0 and bools."""
     x = Tensor(np.arange(6).reshape(2, 3), ms.int32)
     for rep, axis, error, words in ((0, 0, ValueError, "'rep' must be in range of (0, "),
                                     (1.5, 0, TypeError, "'rep' must be 'int'"),
@@ -305,8 +305,9 @@ def test_repeat_elements_checks_its_arguments_as_mindspore():
         ops.repeat_elements(Tensor(np.zeros((1,) * 8, np.float32)), 1, 0)
     with pytest.raises(TypeError, match="Tensor of numbers"):
         ops.repeat_elements(Tensor([True]), 2)
-    assert x.repeat(0, 0).shape == (0, 3)
-    assert Tensor([True, False]).repeat(2).asnumpy().tolist() == [True, True, False, False]
+    assert x.repeat_interleave(0, 0).shape == (0, 3)
+    assert Tensor([True, False]).repeat_interleave(2).asnumpy().tolist() == \
+        [True, True, False, False]
 
 
 def test_cumprod_scans_long_axes_with_exact_gradients():

@@ -421,3 +421,41 @@ def test_add_and_sub_alpha_of_bools():
     with pytest.raises(TypeError, match="boolean alpha need boolean input and other"):
         Tensor([1, 2]).sub(Tensor([1, 1]), alpha=True)
     assert Tensor([1, 2]).sub(Tensor([1, 1]), alpha=2).asnumpy().tolist() == [-1, 0]
+
+
+@pytest.mark.parametrize("np_dtype", [np.bool_, np.int8, np.uint8, np.int32, np.int64])
+def test_cumprod_of_bools_and_integers_is_int64(np_dtype):
+    """MindSpore 2.10's ops.cumprod, Tensor.cumprod and mint.cumprod multiply in int64."""
+    x = Tensor(np.array([[1, 2, 3], [1, 0, 2]], np_dtype))
+    for out in (ops.cumprod(x, 0), x.cumprod(1), ms.mint.cumprod(x, 1)):
+        assert out.dtype == ms.int64
+    np.testing.assert_array_equal(ops.cumprod(x, 1).asnumpy(),
+                                  np.cumprod(x.asnumpy().astype(np.int64), 1))
+    as_float = ops.cumprod(x, 0, dtype=ms.float32)
+    assert as_float.dtype == ms.float32
+    np.testing.assert_array_equal(as_float.asnumpy(), np.cumprod(x.asnumpy(), 0))
+
+
+def test_deg2rad_and_rad2deg_take_float_tensors_only():
+    np.testing.assert_allclose(ops.deg2rad(Tensor(np.array([180.0], np.float16))).asnumpy(),
+                               [math.pi], rtol=1e-3)
+    for fn in (ops.deg2rad, ops.rad2deg, lambda t: t.deg2rad()):
+        with pytest.raises(TypeError, match=r"The 'x' should be one of \[mindspore.float16, "
+                                            r"mindspore.float32, mindspore.float64\], but got "
+                                            r"'mindspore.int32'\."):
+            fn(Tensor(np.array([1, 2], np.int32)))
+    with pytest.raises(TypeError, match="but got 'mindspore.bool'"):
+        ops.deg2rad(Tensor(np.array([True])))
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: ops.logical_and(x, 1.0), lambda x: ops.logical_and(1, x),
+    lambda x: ops.logical_or(x, 0), lambda x: ops.logical_xor(x, 1.0),
+    lambda x: ms.mint.logical_and(x, 2), cellgraph_jit(lambda x: ops.logical_and(x, 1.0))])
+def test_logical_operations_take_bool_scalars_only(call):
+    """MindSpore 2.10: `Failed calling LogicalAnd with "LogicalAnd()(x=Tensor, y=float)"`."""
+    x = Tensor(np.array([1.0, 0.0], np.float32))
+    with pytest.raises(TypeError, match=r"Failed calling Logical(And|Or|Xor) with"):
+        call(x)
+    assert ops.logical_and(x, True).asnumpy().tolist() == [True, False]
+    assert ops.logical_or(x, False).asnumpy().tolist() == [True, False]

@@ -9,13 +9,13 @@ import numbers
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
 from cellgraph.ops.function.nn_func.loss import (
+    REDUCTIONS,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     check_float,
     check_float_margin,
     check_label_smoothing,
     check_positive_float,
-    check_reduction,
     check_same_shape,
     check_tensors,
     check_triplet_args,
@@ -93,7 +93,9 @@ class LossBase(Cell):
 
     def __init__(self, reduction="mean"):
         super().__init__()
-        check_reduction(type(self).__name__, reduction)
+        if reduction not in REDUCTIONS:  # MindSpore's LossBase words
+            raise ArgumentValueError(f"For '{type(self).__name__}', the 'reduction' must be in "
+                                     f"['mean', 'sum', 'none'], but got {reduction}.")
         self.reduction = reduction
 
     def get_loss(self, x, weights=1.0):

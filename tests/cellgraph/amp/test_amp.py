@@ -305,10 +305,17 @@ def test_build_train_network_levels_and_managers():
 
 # ----- low-precision kernels and checkpoints --------------------------------------------------
 
+# Operations on an operand's bytes, not its value (a bitcast): a float16 operand's bytes are
+# not a float32 one's, so no float32 reference stands for them
+BYTE_LEVEL = {"view_dtype"}
+
+
 def _low_precision_cases(np_dtype):
     from tests.ops.test_kernels import CASES, _call
 
     for name, cases in CASES.items():
+        if name in BYTE_LEVEL:
+            continue
         for case in cases:
             operands = tuple(o.astype(np_dtype) if isinstance(o, np.ndarray) and
                              o.dtype == np.float32 else o for o in case.operands)

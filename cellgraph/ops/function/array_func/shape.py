@@ -183,7 +183,7 @@ def repeat_interleave(input, repeats, axis=None):
     if isinstance(repeats, numbers.Integral):
         if repeats < 0:
             raise ArgumentValueError(f"repeat_interleave: `repeats` must be >= 0, got {repeats}")
-        return input.repeat(int(repeats), axis)
+        return repeat_along(input, int(repeats), axis)
     size = abstract_of(input).shape[axis]
     counts = np.asarray(repeats, np.int64).reshape(-1)
     if counts.size == 1:

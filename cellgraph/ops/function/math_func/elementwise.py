@@ -75,11 +75,24 @@ def isreal(input):
 
 
 def deg2rad(x):
-    return F.mul(x, math.pi / 180)
+    """x (a float tensor) in radians."""
+    return F.mul(_angle(x), math.pi / 180)
 
 
 def rad2deg(x):
-    return F.mul(x, 180 / math.pi)
+    """x (a float tensor) in degrees."""
+    return F.mul(_angle(x), 180 / math.pi)
+
+
+def _angle(x):
+    """deg2rad's and rad2deg's input: a float Tensor, as MindSpore's checks (a TypeError)."""
+    if not is_tensor(x):
+        raise DTypeError("The input x must be tensor")
+    dtype = abstract_of(x).dtype
+    if dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"The 'x' should be one of [mindspore.float16, mindspore.float32, "
+                         f"mindspore.float64], but got 'mindspore.{dtype.name.rstrip('_')}'.")
+    return x
 
 
 _POPCOUNT_TYPES = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16, dt.uint32,
@@ -216,6 +229,12 @@ def hypot(input, other):
 
 
 def logical_xor(input, other):
+    """input != other as bools; a Python scalar operand must be a bool (MindSpore's TypeError)."""
+    for value in (input, other):
+        if isinstance(value, (int, float, complex)) and not isinstance(value, bool):
+            kinds = ["Tensor" if is_tensor(v) else type(v).__name__ for v in (input, other)]
+            raise DTypeError(f'Failed calling LogicalXor with "LogicalXor()(input={kinds[0]}, '
+                             f'other={kinds[1]})".')
     return M.not_equal(F.cast(input, dt.bool_), F.cast(other, dt.bool_))
 
 

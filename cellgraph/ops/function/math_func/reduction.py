@@ -50,9 +50,15 @@ def cumprod(input, dim, dtype=None):
     """Running products along `dim`, by a log-step scan: in round k every element is
     multiplied by the running product 2**k places before it (ones before the start). Zeros and
     signs need no special care, the gradients are exact at any order, and the work and memory
-    grow as n log n (MindSpore's kernel multiplies in order: the last bits may differ)."""
-    if dtype is not None:
-        input = F.cast(input, dtype)
+    grow as n log n (MindSpore's kernel multiplies in order: the last bits may differ). Bool
+    and integer inputs multiply in int64, as MindSpore 2.10's; `dtype` casts the result."""
+    if not abstract_of(input).dtype.is_inexact:
+        input = F.cast(input, dt.int64)
+    out = _running_product(input, dim)
+    return out if dtype is None else F.cast(out, dtype)
+
+
+def _running_product(input, dim):
     ndim = _ndim(input)
     dim = tensor_axis(dim, ndim, "cumprod")
     size = _shape(input)[dim]
