@@ -135,7 +135,8 @@ W = [5.0, 6.0]
      [[2, 2], [2, 2]], [0, 0]),
 ])
 def test_an_in_place_update_of_a_view_reaches_its_base_in_a_pynative_gradient(
-        pynative, take, update, value, dx, dw):
+        take, update, value, dx, dw):
+    ms.set_context(mode=ms.PYNATIVE_MODE)  # the autouse set-up puts graph mode back after
     x, w = ms.Tensor(np.array(X, np.float32)), ms.Tensor(np.array(W, np.float32))
     net = _InPlaceOnView(take, update)
     np.testing.assert_array_equal(net(x, w).asnumpy(), value)  # eager
