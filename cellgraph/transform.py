@@ -84,11 +84,15 @@ def graph_cache(fn, key: tuple, fallback) -> GraphCache:
 
 
 def _is_jit(fn) -> bool:
-    """Whether `fn` is compiled as a graph wherever it runs (a `jit` function)."""
+    """Whether `fn` is compiled as a graph wherever it runs: a `jit` function, or a Cell whose
+    construct is one (`@jit` on the class or on construct, `net.construct = jit(net.construct)`),
+    which MindSpore runs as a graph, with graph mode's autograd, in PyNative mode too."""
     from cellgraph.jit_decorators import JitFunction, _BoundJit
 
     while isinstance(fn, Transform):  # grad of grad of ...
         fn = fn.fn
+    if getattr(type(fn), "_cellgraph_cell", False):
+        fn = getattr(fn, "construct", None)
     return isinstance(fn, (JitFunction, _BoundJit))
 
 

@@ -27,7 +27,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import Primitive
 from cellgraph.primitives.errors import LeafInplaceError
 
-from . import codegen
+from . import codegen, pynative_indexing
 from .builder import (
     AttributeSlot,
     ParameterArgument,
@@ -83,7 +83,11 @@ def update_in_place(variable, value, op: str | None = None):
         if op is not None and PYNATIVE_GRAD.get() and _is_grad_leaf(variable):
             raise LeafInplaceError(f"A leaf tensor that requires grad is being used in an "
                                    f"inplace operator, {op}, which is forbidden!")
-        return assign_in_graph(variable, value, converting=True)
+        result = assign_in_graph(variable, value, converting=True)
+        # PyNative's Tensor read from another (`z = y[0]`) shares its elements: the update
+        # reaches `y` too (recorded only while a PyNative gradient traces)
+        pynative_indexing.write_back_in_place(variable, result)
+        return result
     new = checked_assign_value("Assign", variable, value, converting=True)
     data = np.asarray(new.asnumpy())
     if is_parameter(variable):

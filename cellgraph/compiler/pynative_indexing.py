@@ -10,6 +10,9 @@ traced here into a graph, so the same writes are recorded as graph updates:
     z[1] = 5                        %3 = setitem(%2, 1, 5)        # z
                                     %4 = setitem(%1, 0, %3)       # y: later reads see it
 
+An in-place operation (`z.add_(w)`) on a view (`z = y[0]`, `mint.select(y, 0, 0)`) reaches `y`
+the same way (write_back_in_place); on a copy (`y[[0]]`) it stays in the copy, as eagerly.
+
 Graph mode (GRAPH_MODE, `jit`) keeps its own semantics: `z[1] = 5` rebinds `z` alone. The
 semantics apply while `INDEX_WRITES_BACK` is set: a transform called from Python in PyNative
 mode sets it around its compile.
@@ -45,3 +48,22 @@ def write_back(container, updated) -> None:
         parent.builder.record_update(parent, new_parent)
         source = parent.builder.index_sources.get(id(parent.ir_var))
         updated = new_parent
+
+
+def _is_view_index(index) -> bool:
+    """Whether `container[index]` is a view of the container in PyNative mode: basic indexing
+    (ints, slices, None, Ellipsis), not a copy made by a Tensor, list or mask index."""
+    items = index if isinstance(index, tuple) else (index,)
+    return all(item is None or item is Ellipsis or isinstance(item, slice)
+               or (isinstance(item, int) and not isinstance(item, bool)) for item in items)
+
+
+def write_back_in_place(variable, updated) -> None:
+    """After an in-place operation gave `variable` the value `updated`: where `variable` is a
+    view of another Tensor (basic indexing, a view operation such as select), the update
+    reaches that Tensor, and from there up the chain as an element assignment does. A copy (a
+    Tensor or list index) keeps the update to itself, as in PyNative's eager runtime."""
+    source = variable.builder.index_sources.get(id(variable.ir_var)) if isinstance(
+        variable, Tracer) else None
+    if source is not None and _is_view_index(source[1]):
+        write_back(variable, updated)

@@ -12,6 +12,7 @@ import numpy as _np
 
 import cellgraph.ops as _ops
 from cellgraph.compiler.builder import current_builder as _current_builder
+from cellgraph.compiler.pynative_indexing import note_index_read as _note_index_read
 from cellgraph.ops.function.random_func import multinomial_draw as _multinomial_draw
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives import functional as _core
@@ -197,9 +198,13 @@ def _scatter(input, dim, index, src, reduction):
 
 
 def select(input, dim, index):
-    """The slice of `input` at `index` along `dim` (that axis removed)."""
+    """The slice of `input` at `index` along `dim` (that axis removed): a view of `input`, as
+    MindSpore's (SelectView), so that an in-place update of it in PyNative mode reaches
+    `input` in a traced gradient too."""
     axis = _axis(dim, input.ndim, "select")
-    return _ops.squeeze(_ops.narrow(input, axis, index % input.shape[axis], 1), axis)
+    result = _ops.squeeze(_ops.narrow(input, axis, index % input.shape[axis], 1), axis)
+    _note_index_read(input, (slice(None),) * axis + (index,), result)
+    return result
 
 
 def ravel(input):
