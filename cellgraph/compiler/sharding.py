@@ -542,6 +542,12 @@ class _Sharder:
         dimension of the operation (dim_keys) along the axes of the device matrix its count
         covers."""
         label = f"{node.callee.label}: {kind}_strategy {strategy}"
+        for counts in strategy:
+            if not all(_is_dim(c) for c in counts):
+                raise UnsupportedError(f"{label}: {counts} splits the tensors of a tuple input "
+                                       f"one by one, which cellgraph's sharding does not run; "
+                                       f"give a tuple of split counts per tensor input",
+                                       node.loc)
         if len(strategy) != len(avals):
             raise ArgumentValueError(f"{label} gives {len(strategy)} inputs' splits, the "
                                      f"operation has {len(avals)}", node.loc)

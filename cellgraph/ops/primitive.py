@@ -144,7 +144,8 @@ class Primitive(UserData, metaclass=_PrimitiveType):
         `__call__` runs are what cellgraph shards: shard those to split the work."""
         from .primitive_class import check_shard
 
-        found = check_shard(self.name, in_strategy, out_strategy)
+        found = check_shard(self.name, in_strategy, out_strategy,
+                            self.attrs.get("self_define_shard", False))
         for name, value in ({} if found is None else found[0]).items():
             self.add_prim_attr(name, value)
             self.init_attrs[name] = value

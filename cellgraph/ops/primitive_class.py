@@ -247,11 +247,13 @@ class PrimitiveClass(UserData):
         """Split the operator's inputs (and, for some, its output) across devices in
         semi_auto_parallel mode: one tuple of split counts per input (`((1, 2), (2, 1))`), or
         one `Layout` per input; checked as MindSpore checks it."""
-        found = check_shard(type(self).__name__, in_strategy, out_strategy)
+        found = check_shard(type(self).__name__, in_strategy, out_strategy,
+                            self.attrs.get("self_define_shard", False))
         if found is None:
             return self
         attrs, self._strategy = found
-        self.__dict__.update(attrs)
+        for name, value in attrs.items():  # MindSpore adds them as attributes
+            self.add_prim_attr(name, value)
         return self
 
     @property
@@ -360,9 +362,17 @@ def _layout_class():
     return () if shard is None else shard.Layout
 
 
-def _check_strategy(op: str, strategy, what: str):
+# MindSpore's operators whose strategies may hold, for an input that is a tuple of tensors, a
+# tuple of per-tensor strategies or Layouts (parallel/_utils.py keeps the list in MindSpore)
+SUPPORTED_TUPLE_IN_TUPLE_STRATEGY = ("GroupedMatmul", "FusedInferAttentionScore", "Custom",
+                                     "Index")
+
+
+def _check_strategy(op: str, strategy, what: str, nested: bool = False):
     """MindSpore's checks of one strategy: a tuple of tuples of ints, or of Layouts; returns
-    whether it is made of Layouts (None for `()`)."""
+    whether it is made of Layouts (None for `()`), as the first item says. With `nested` (an
+    operator of SUPPORTED_TUPLE_IN_TUPLE_STRATEGY, or one whose `self_define_shard` attribute
+    is set) an item's values need not be ints, and an item of Layouts counts as Layouts."""
     Layout = _layout_class()
     if not isinstance(strategy, tuple):
         raise DTypeError(f"{what} must be tuple type, but got:{type(strategy)}")
@@ -375,30 +385,65 @@ def _check_strategy(op: str, strategy, what: str):
                              f"got:{type(item)}")
         if isinstance(item, tuple):
             for value in item:
-                if not isinstance(value, int):
+                if not isinstance(value, int) and not nested:
                     raise DTypeError(f"The {what}: {strategy} of {op} is not valid, the value "
                                      f"of strategy must be int type, but got:{type(value)}")
+                if nested and isinstance(value, Layout):
+                    kinds.append(True)
         kinds.append(isinstance(item, Layout))
     return kinds[0]  # as MindSpore: the first item says which kind the strategy is
 
 
 def _split_counts(strategy) -> tuple | None:
+    """The split counts of a strategy: a Layout's, or a tuple's values (per-tensor tuples and
+    Layouts inside an item too)."""
     if strategy is None:
         return None
-    return tuple(item if isinstance(item, tuple) else item.split_counts() for item in strategy)
+    Layout = _layout_class()
+
+    def counts(item):
+        if isinstance(item, Layout):
+            return item.split_counts()
+        if isinstance(item, tuple):
+            return tuple(counts(value) for value in item)
+        return item
+    return tuple(counts(item) for item in strategy)
 
 
-def check_shard(op: str, in_strategy, out_strategy) -> tuple | None:
+def _layout_values(given, key: str, Layout) -> tuple:
+    """MindSpore's in_layout/out_layout attribute: each Layout as its dict (without its
+    rank_list), an item of Layouts as a tuple of them."""
+    def as_dict(layout):
+        return {k: v for k, v in layout.to_dict().items() if k != "rank_list"}
+
+    values = []
+    for item in given:
+        if isinstance(item, Layout):
+            values.append(as_dict(item))
+        elif isinstance(item, tuple):
+            if not all(isinstance(e, Layout) for e in item):
+                raise DTypeError(f"The {key}_strategy item should be a object of class Layout.")
+            values.append(tuple(as_dict(e) for e in item))
+        else:
+            raise DTypeError(f"The {key}_strategy item should be a object of class Layout or a "
+                             f"tuple.")
+    return tuple(values)
+
+
+def check_shard(op: str, in_strategy, out_strategy, self_define: bool = False) -> tuple | None:
     """(the attributes `shard` sets, (in_strategy, out_strategy) as split counts), or None
-    when both are None; raises as MindSpore's `Primitive.shard` does."""
+    when both are None; raises as MindSpore's `Primitive.shard` does. `self_define`: the
+    primitive's `self_define_shard` attribute."""
     Layout = _layout_class()
     if in_strategy is None and out_strategy is None:
         return None
-    in_layout = None if in_strategy is None else _check_strategy(op, in_strategy, "in_strategy")
+    nested = op in SUPPORTED_TUPLE_IN_TUPLE_STRATEGY or bool(self_define)
+    in_layout = None if in_strategy is None else _check_strategy(op, in_strategy, "in_strategy",
+                                                                 nested)
     out_layout = None if out_strategy is None else _check_strategy(op, out_strategy,
-                                                                   "out_strategy")
+                                                                   "out_strategy", nested)
     is_layout = in_layout if in_layout is not None else out_layout
-    if out_layout is not None and is_layout != out_layout:
+    if out_layout is not None and is_layout != out_layout and not nested:
         raise ArgumentValueError("The in_strategy type must equal to the out_strategy type, one "
                                  "using tuple(tuple) and the other using tuple(Layout) is not "
                                  "allowed.")
@@ -409,11 +454,8 @@ def check_shard(op: str, in_strategy, out_strategy) -> tuple | None:
     for key, given in (("in", in_strategy), ("out", out_strategy)):
         if given is None:
             continue
-        if is_layout and not all(isinstance(item, Layout) for item in given):
-            raise DTypeError(f"The {key}_strategy item should be a object of class Layout.")
         if is_layout:
-            attrs[f"{key}_layout"] = tuple(
-                {k: v for k, v in item.to_dict().items() if k != "rank_list"} for item in given)
+            attrs[f"{key}_layout"] = _layout_values(given, key, Layout)
         else:
             attrs[f"{key}_strategy"] = given
     return attrs, (_split_counts(in_strategy), _split_counts(out_strategy))

@@ -13,6 +13,9 @@ parallel_mode)`. In its "semi_auto" mode cellgraph runs either of two things:
   around it, gets an `nn.DistributedGradReducer` over the job's processes, summing the
   gradients (averaging after `enable_gradients_mean()`).
 
+`comm_fusion(config)` and `disable_gradient_fp32_sync()` go into the auto-parallel context
+when the network first runs, as MindSpore sets them when it compiles.
+
 Strategy search ("sharding_propagation", "recursive_programming"), optimizer sharding (`hsdp`),
 pipeline stages, and strategies combined with a batch split across the processes raise
 UnsupportedError.
@@ -73,6 +76,9 @@ class AutoParallel(Cell):
         self.gradients_mean = False
         self.full_batch = False
         self._configured = False
+        self._pipeline_stages = 1
+        self._comm_fusion_config = {}
+        self._gradient_fp32_sync = True
 
     def _before_configuring(self, method: str) -> None:
         if self._configured:
@@ -83,6 +89,25 @@ class AutoParallel(Cell):
         """Average the all-reduced gradients over the processes (MindSpore's default sums)."""
         self._before_configuring("enable_gradients_mean")
         self.gradients_mean = True
+
+    def comm_fusion(self, config) -> None:
+        """The fusion of the gradients' communication (`{"allreduce": {"mode": "size",
+        "config": MB}}`, as set_auto_parallel_context's comm_fusion takes it): set in the
+        context when the network first runs, so the gradient all-reduces are bucketed by it."""
+        if config is not None and not isinstance(config, dict):
+            raise DTypeError(f"The parameter '{config}' must be {dict}, but got {type(config)}.")
+        self._before_configuring("comm_fusion")
+        self._comm_fusion_config = config
+
+    def disable_gradient_fp32_sync(self) -> None:
+        """Mirror half-precision gradients in their own precision, not float32 (the context's
+        gradient_fp32_sync=False), from the network's first run."""
+        self._before_configuring("disable_gradient_fp32_sync")
+        self._gradient_fp32_sync = False
+
+    def get_pipeline_stages(self) -> int:
+        """The number of pipeline stages (pipeline(stages=...)): 1, the whole network."""
+        return self._pipeline_stages
 
     def dataset_strategy(self, config) -> None:
         """"data_parallel" (each process reads its own share of the batch: data parallelism)
@@ -109,6 +134,7 @@ class AutoParallel(Cell):
         if stages > 1:
             raise UnsupportedError(f"AutoParallel.pipeline: {stages} pipeline stages; "
                                    f"{_SHARDING}: use stages=1")
+        self._pipeline_stages = stages
 
     def hsdp(self, shard_size=-1, threshold=64, optimizer_level="level1"):
         """Optimizer sharding: not supported."""
@@ -127,6 +153,7 @@ class AutoParallel(Cell):
         """Give every training cell (inside the network, and those Model built around it) an
         all-reduce of its gradients over the job's processes; runs once, at the first call."""
         self._configured = True
+        self._set_context()
         size = world_size()
         cells = training_cells(self.network) + list(extra_training_cells)
         if size == 1:
@@ -145,6 +172,15 @@ class AutoParallel(Cell):
                           stacklevel=3)
         for cell in cells:
             cell.grad_reducer = DistributedGradReducer(cell.weights, self.gradients_mean, size)
+
+    def _set_context(self) -> None:
+        """The settings MindSpore puts in the auto-parallel context when the network compiles
+        and that cellgraph reads there (comm_fusion, gradient_fp32_sync)."""
+        from cellgraph.auto_parallel import set_auto_parallel_context
+
+        if self._comm_fusion_config:
+            set_auto_parallel_context(comm_fusion=self._comm_fusion_config)
+        set_auto_parallel_context(gradient_fp32_sync=self._gradient_fp32_sync)
 
     def _shard_operators(self) -> None:
         """Operator sharding for the network's strategies, each process on the whole batch;

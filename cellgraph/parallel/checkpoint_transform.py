@@ -1,4 +1,7 @@
-"""`sync_pipeline_shared_parameters`: after weights shared between pipeline stages change, copy
+"""The strategy and checkpoint files of a parallel job: `build_searched_strategy` (each
+parameter's layout from a strategy file), `restore_group_info_list` (the ranks a group
+information file names), `load_distributed_checkpoint` and `merge_sliced_parameter` (from
+train, where cellgraph keeps them). `sync_pipeline_shared_parameters`: after weights shared between pipeline stages change, copy
 them between the stages, as MindSpore's does. A network of one stage (every network here:
 pipeline stages are not supported) has nothing to synchronise. `set_op_strategy_config`: where
 auto_parallel's strategy search saves or loads the operators' strategies (JSON), with
@@ -8,6 +11,52 @@ from __future__ import annotations
 import os
 
 from cellgraph.primitives.errors import DTypeError, UnsupportedError
+from cellgraph.train import strategy_file
+from cellgraph.train.distributed_checkpoint import load_distributed_checkpoint
+from cellgraph.train.serialization import merge_sliced_parameter
+
+__all__ = ["build_searched_strategy", "load_distributed_checkpoint", "merge_sliced_parameter",
+           "restore_group_info_list", "set_op_strategy_config", "sync_pipeline_shared_parameters"]
+
+
+def _check_file(api: str, argument: str, type_word: str, path, what: str, hint: str) -> None:
+    """MindSpore's checks of a file argument: a str naming an existing file."""
+    if not isinstance(path, str):
+        raise DTypeError(f"For '{api}', the argument '{argument}' should be {type_word}, but "
+                         f"got {type(path)}.")
+    if not os.path.isfile(path):
+        raise ValueError(f"For '{api}', no such {what}: {path}.{hint}")
+
+
+def build_searched_strategy(strategy_filename):
+    """{parameter name: its layout (strategy_file.ParallelLayouts)} from the strategy file a
+    parallel job saved (protobuf, or JSON when the name ends in ".json"); None for None."""
+    api = "build_searched_strategy"
+    if strategy_filename is None:
+        return None
+    _check_file(api, "strategy_filename", "string", strategy_filename, "strategy file",
+                " Please check whether the 'strategy_filename' exists.")
+    if os.path.getsize(strategy_filename) == 0:
+        raise ValueError(f"For '{api}', the strategy file {strategy_filename} should not be "
+                         f"empty. Please check whether the 'strategy_filename' is correct.")
+    return strategy_file.parallel_layouts(strategy_filename)
+
+
+def restore_group_info_list(group_info_file_name):
+    """The rank list (`ckpt_restore_rank_list`) of a group information file, as MindSpore
+    writes it (node_strategy.proto's ParallelGroupMap)."""
+    api = "restore_group_info_list"
+    _check_file(api, "group_info_file_name", "str", group_info_file_name,
+                "group information file", "")
+    if os.path.getsize(group_info_file_name) == 0:
+        raise ValueError(f"For '{api}', the group information file should not be empty.")
+    with open(group_info_file_name, "rb") as f:
+        data = f.read()
+    try:
+        return strategy_file.restore_rank_list(data)
+    except ValueError as e:
+        raise ValueError(f"For '{api}', the group information file {group_info_file_name} is "
+                         f"not a group information message: {e}") from None
 
 
 def sync_pipeline_shared_parameters(net):

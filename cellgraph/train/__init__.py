@@ -127,4 +127,9 @@ __getattr__, __dir__ = _lazy_names(globals(), {
     "export": ("cellgraph.device", "export"), "load": ("cellgraph.device", "load"),
     "load_distributed_checkpoint": ("cellgraph.train.distributed_checkpoint",
                                     "load_distributed_checkpoint"),
+    "merge_sliced_parameter": ("cellgraph.train.serialization", "merge_sliced_parameter"),
+    "build_searched_strategy": ("cellgraph.parallel.checkpoint_transform",
+                                "build_searched_strategy"),
+    "restore_group_info_list": ("cellgraph.parallel.checkpoint_transform",
+                                "restore_group_info_list"),
     "build_train_network": ("cellgraph.amp.build", "build_train_network")})

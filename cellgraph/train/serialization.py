@@ -15,6 +15,7 @@ import weakref
 import numpy as np
 
 from cellgraph import safe_io
+from cellgraph._lazy import lazy_names
 from cellgraph.auto_parallel import is_data_parallel
 from cellgraph.device import export, load  # MindSpore files them in train.serialization
 from cellgraph.primitives import dtype as dt
@@ -567,3 +568,15 @@ def merge_sliced_parameter(sliced_parameters, strategy=None):
                                f"merged without one")
     merged = Tensor(np.concatenate([p.asnumpy() for p in sliced_parameters]))
     return Parameter(merged, first.name, first.requires_grad, first.layerwise_parallel)
+
+
+
+# MindSpore's train.serialization keeps these names of its parallel package's functions
+# (read when first used: the parallel package imports this module)
+__getattr__, __dir__ = lazy_names(globals(), {
+    "build_searched_strategy": ("cellgraph.parallel.checkpoint_transform",
+                                "build_searched_strategy"),
+    "restore_group_info_list": ("cellgraph.parallel.checkpoint_transform",
+                                "restore_group_info_list"),
+    "load_distributed_checkpoint": ("cellgraph.train.distributed_checkpoint",
+                                    "load_distributed_checkpoint")})

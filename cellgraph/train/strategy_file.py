@@ -20,6 +20,7 @@ device matrix (row-major: rank = i0 * d1 + i1) holds block i_axis of the dimensi
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -91,6 +92,57 @@ def load(path: str) -> dict:
         raise TypeError("The strategy file type should be one of json or protobuf. When the "
                         "file name extension is not '.json', the file is considered as a "
                         "protobuf file.") from e
+
+
+@dataclasses.dataclass
+class Dims:
+    """One of the file's lists of ints (DevMatrix, TensorMap, ParamSplitShape, IndicesOffset):
+    its values are `dim`, as on MindSpore's protobuf messages."""
+
+    dim: list = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class ParallelLayouts:
+    """A parameter's layout as the file holds it, with the fields and nesting of MindSpore's
+    ParallelLayouts message (`layout.dev_matrix[0].dim`, `layout.tensor_map[0].dim`)."""
+
+    dev_matrix: list
+    tensor_map: list
+    param_split_shape: list
+    indices_offset: list
+    field: int = 0
+    opt_weight_shard_step: int = 0
+    opt_weight_shard_size: int = 0
+
+
+def parallel_layouts(path: str) -> dict:
+    """name -> ParallelLayouts of each parameter a strategy file (protobuf, or JSON when the
+    name ends in ".json") lays out; {} when it lays out none."""
+    out = {}
+    for name, item in load(path).items():
+        tensor_map = item.get("tensor_map") or []
+        maps = tensor_map if tensor_map and all(isinstance(m, list) for m in tensor_map) \
+            else [tensor_map]
+        out[name] = ParallelLayouts(
+            [Dims(list(item.get("dev_matrix") or []))], [Dims(list(m)) for m in maps],
+            [Dims(list(item.get("param_split_shape") or []))],
+            [Dims(list(item.get("indices_offset") or []))],
+            *(int(item.get(f) or 0) for f in _FIELDS))
+    return out
+
+
+def restore_rank_list(data: bytes) -> list:
+    """The ranks of a group information file's `ckpt_restore_rank_list` (node_strategy.proto's
+    ParallelGroupMap, field 2: a ParallelGroupRanks of repeated uint32 `dim`); [] when the
+    file has none. A file that is not such a message raises ValueError."""
+    ranks: list = []
+    for number, value in _fields(data):
+        if number == 2:
+            if not isinstance(value, bytes):
+                raise ValueError("ckpt_restore_rank_list is not a message")
+            ranks = _int_list(value)
+    return ranks
 
 
 def rank_block(rank: int, dev_matrix: list, entry) -> tuple[int, int]:

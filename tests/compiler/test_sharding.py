@@ -196,6 +196,7 @@ def test_strategies_have_no_effect_on_one_rank_or_outside_semi_auto():
     ("((1, 1),)", ArgumentValueError, "gives 1 inputs' splits, the operation has 2"),
     ("((1, 1, 1), (1, 1))", ArgumentValueError, r"gives 3 dimensions for a tensor of shape"),
     ("((1, 1), (3, 1))", ArgumentValueError, "does not split into 3"),
+    ("((1, 1), ((2,), (1,)))", UnsupportedError, "splits the tensors of a tuple input one by"),
 ])
 def test_strategies_it_cannot_run_name_the_operation_strategy_and_line(strategy, error,
                                                                       message):

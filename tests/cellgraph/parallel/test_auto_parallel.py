@@ -82,3 +82,22 @@ def test_bad_mode_and_sharding_features_raise(monkeypatch):
     wrapped(Tensor(np.ones((1, 2), np.float32)))
     with pytest.raises(ValueError, match="first call"):
         wrapped.enable_gradients_mean()
+
+
+def test_comm_fusion_and_gradient_fp32_sync_reach_the_context_at_the_first_run():
+    from cellgraph.auto_parallel import get_auto_parallel_context, reset_auto_parallel_context
+
+    try:
+        wrapped = AutoParallel(nn.Dense(2, 2))
+        wrapped.comm_fusion({"allreduce": {"mode": "size", "config": 32}})
+        wrapped.disable_gradient_fp32_sync()
+        assert get_auto_parallel_context("gradient_fp32_sync") is True
+        wrapped(Tensor(np.ones((1, 2), np.float32)))
+        assert get_auto_parallel_context("comm_fusion")["allreduce"] == {"mode": "size",
+                                                                         "config": 32}
+        assert get_auto_parallel_context("gradient_fp32_sync") is False
+        assert wrapped.get_pipeline_stages() == 1
+        with pytest.raises(TypeError, match="must be <class 'dict'>, but got <class 'list'>"):
+            AutoParallel(nn.Dense(2, 2)).comm_fusion([1])
+    finally:
+        reset_auto_parallel_context()

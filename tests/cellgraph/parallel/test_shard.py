@@ -159,3 +159,28 @@ def test_a_parameter_held_as_slices_is_not_an_argument_of_a_compiled_function():
     with pytest.raises(NotImplementedError, match=r"'fc.weight' is held as slices .* "
                                                   r"\(self.weight\)"):
         scale(weight, Tensor(np.ones((4, 3), np.float32)))
+
+
+def test_tuple_inputs_take_a_strategy_per_tensor_on_the_operators_that_allow_it():
+    """MindSpore's SUPPORTED_TUPLE_IN_TUPLE_STRATEGY operators (and any primitive with the
+    attribute self_define_shard) take, for a tuple input, a tuple of strategies or Layouts."""
+    from cellgraph.ops.auto_generate import Index
+
+    index = Index().shard(((2, 4), ((1,), (1,))))
+    assert index.attrs["in_strategy"] == ((2, 4), ((1,), (1,)))
+    layout = Layout((2, 4), ("dp", "mp"))
+    index = Index().shard((layout("dp", "mp"), (layout("dp"), layout("mp"))))
+    first, items = index.attrs["in_layout"]
+    assert first["tensor_map"] == (1, 0)
+    assert [item["tensor_map"] for item in items] == [(1,), (0,)]
+    # the kinds of in_strategy and out_strategy may differ there
+    index = Index().shard(((2, 4), ((1,), (1,))), out_strategy=(layout("dp", "mp"),))
+    assert index.attrs["in_strategy"] == ((2, 4), ((1,), (1,)))
+    add = ops.Add()
+    add.add_prim_attr("self_define_shard", True)
+    assert add.shard(((2, 4), ((1,), (1,)))).attrs["in_strategy"] == ((2, 4), ((1,), (1,)))
+    with pytest.raises(TypeError, match="The in_strategy item should be a object of class Layout"):
+        Index().shard(((layout("dp"), layout("mp")), (2, 4)))
+    with pytest.raises(TypeError, match=r"of Add is not valid, the value of strategy must be "
+                                        r"int type, but got:<class 'tuple'>"):
+        ops.Add().shard(((2, 4), ((1,), (1,))))
