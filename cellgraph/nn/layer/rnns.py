@@ -16,13 +16,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 import cellgraph.ops as F
-from cellgraph.compiler.builder import build_graph, current_builder
-from cellgraph.compiler.control_flow import unify_params
-from cellgraph.compiler.loop_prims import scan
-from cellgraph.primitives.core import TensorType, abstract_of
+from cellgraph.compiler.builder import current_builder
+from cellgraph.loops import scan_steps
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
@@ -85,7 +81,6 @@ def _time_scan(step, xw, h_0, w_hh, b_hh, masks, reverse: bool):
     graph is built once, whatever T is. Returns (outputs (T, B, H), final state)."""
     lstm = isinstance(h_0, tuple)
     carry = list(h_0) if lstm else [h_0]
-    xs = [xw] if masks is None else [xw, masks]
     n = len(carry)
 
     def body(*values):
@@ -94,12 +89,7 @@ def _time_scan(step, xw, h_0, w_hh, b_hh, masks, reverse: bool):
         out, new = _time_step(step, values[n], state, w_hh, b_hh, mask_t)
         return (list(new) if lstm else [new]) + [out]
 
-    avals = [abstract_of(c).strong() for c in carry]
-    avals += [TensorType(tuple(abstract_of(v).shape[1:]), abstract_of(v).dtype) for v in xs]
-    closed = build_graph("rnn_step", body, avals)
-    consts = unify_params([closed], len(avals))
-    steps = np.asarray(abstract_of(xw).shape[0], np.int64)
-    outs = scan(steps, carry, xs, consts, closed[0], reverse=reverse)
+    outs = scan_steps("rnn_step", body, carry, [xw] if masks is None else [xw, masks], reverse)
     return outs[n], (tuple(outs[:n]) if lstm else outs[0])
 
 
