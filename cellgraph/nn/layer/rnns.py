@@ -6,8 +6,8 @@ Parameters carry MindSpore's names, so checkpoints line up: `weight_ih_l{k}[_rev
 weights first, then the hidden weights, then the biases).
 
 Inside a graph the time loop is one `scan` node over the steps' inputs, so a graph's size and
-its compile time do not grow with the sequence length, and reverse mode keeps the steps' gates
-on the scan's tape; run eagerly, it is a Python loop over the steps. `seq_length` (one length
+its compile time do not grow with the sequence length (its gradient is a scan back over the
+steps); run eagerly, it is a Python loop over the steps. `seq_length` (one length
 per batch element) freezes each element's state after its last step and zeroes its later
 outputs; the reverse direction runs from the last step down and starts each element at its own
 last step.
