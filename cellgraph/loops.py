@@ -26,7 +26,7 @@ from cellgraph.primitives.core import TensorType, abstract_of
 from cellgraph.primitives.dtype import int64 as _I64
 from cellgraph.primitives.errors import ArgumentError, ShapeError
 
-__all__ = ["ForiLoop", "Scan", "WhileLoop"]
+__all__ = ["ForiLoop", "Scan", "WhileLoop", "scan_steps"]
 
 
 def _is_leaf(x) -> bool:
@@ -181,6 +181,18 @@ class Scan:
         return _scan_graph(loop_func, init, elements)
 
 
+def scan_steps(name: str, step, carry: list, xs: list, reverse: bool = False) -> list:
+    """One `scan` node, in the graph being built, running `step(*carry, *slices) -> new carry
+    + ys` over the first axis of each of `xs` (from the last slice down when `reverse`); the
+    step is traced once, whatever the length, and the values it reads from outside are the
+    scan's constants. Returns the last carry, then the stacked ys."""
+    avals = [abstract_of(c).strong() for c in carry]
+    avals += [TensorType(tuple(abstract_of(x).shape[1:]), abstract_of(x).dtype) for x in xs]
+    (body,), externals = _closed_graphs([(name, step)], avals, len(avals))
+    length = np.asarray(abstract_of(xs[0]).shape[0], np.int64)
+    return scan(length, list(carry), list(xs), externals, body, reverse=reverse)
+
+
 def _pair(result):
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise ShapeError(f"Scan: loop_func must return a pair (carry, y), got {result!r:.80}")
@@ -212,10 +224,7 @@ def _scan_graph(loop_func, init, elements: list):
         y_trees.append(y_tree)
         return state.leaves_of(new, "the carry loop_func returns") + [_strong(v) for v in y_leaves]
 
-    slice_avals = [abstract_of(s).strong() for s in stacked]
-    avals = state.avals + [TensorType(a.shape[1:], a.dtype) for a in slice_avals]
-    (body,), externals = _closed_graphs([("scan_body", step)], avals, len(avals))
     n = len(state.avals)
-    outs = scan(np.asarray(len(elements), np.int64), state.leaves, stacked, externals, body)
+    outs = scan_steps("scan_body", step, state.leaves, stacked)
     carry, ys = state.rebuild(outs[:n]), outs[n:]
     return carry, [unflatten(y_trees[0], [y[k] for y in ys]) for k in range(len(elements))]

@@ -199,11 +199,21 @@ POLY_TERMS = 64  # and has at most this many monomials
 _ARITHMETIC = ("mul", "add", "sub", "neg")
 
 
+class _NoPolynomial(Exception):
+    """The expression being gathered is no polynomial over POLY_BASES values."""
+
+
 class _Polynomial:
     """The polynomial an arithmetic expression computes over its bases: {monomial:
     coefficient}, a monomial being the sorted tuple of its bases' ranks (with repeats). Bases
     are the values that are not add, sub, neg or mul of the output's type, and sums holding a
-    constant (1 - t^2 stays whole: expanding it would cancel in floating point)."""
+    constant (1 - t^2 stays whole: expanding it would cancel in floating point).
+
+    A value that is no polynomial becomes a base while there is room for one; once the bases
+    are full, such a value makes every expression above it no polynomial either, up to the
+    root, so the walk stops there (_NoPolynomial) instead of visiting the rest of its budget:
+    the answer is the same, and a long chain of arithmetic (an unrolled loop's gradient) is
+    not walked POLY_NODES deep from each of its nodes."""
 
     def __init__(self, out, ctx: RewriteContext):
         self.ctx = ctx
@@ -214,7 +224,10 @@ class _Polynomial:
         if key not in self.memo:
             self.memo[key] = None  # a budget stop reads as "not a polynomial"
             self.memo[key] = self._of(atom)
-        return self.memo[key]
+        found = self.memo[key]
+        if found is None and len(self.bases) >= POLY_BASES:
+            raise _NoPolynomial  # no value above this one can become a base now
+        return found
 
     def _of(self, atom) -> dict | None:
         if isinstance(atom, Constant):
@@ -248,6 +261,8 @@ class _Polynomial:
                 for m2, c2 in parts[1].items():
                     m = tuple(sorted(m1 + m2))
                     out[m] = out.get(m, 0) + c1 * c2
+                if len(out) > POLY_TERMS:
+                    return None  # monomials never leave a product: it stays too large
         else:
             out = dict(parts[0])
             for m, c in parts[1].items():
@@ -304,7 +319,10 @@ def polynomial(node: Apply, ctx: RewriteContext):
     if any(isinstance(a, Constant) for a in node.inputs):
         return None
     poly = _Polynomial(out_type(node), ctx)
-    terms = poly.apply(node.callee.name, node.inputs)
+    try:
+        terms = poly.apply(node.callee.name, node.inputs)
+    except _NoPolynomial:
+        return None
     if terms is None or any(c == 0 for c in terms.values()):
         return None
     constant = terms.pop((), 0)

@@ -233,3 +233,53 @@ def test_gradients_through_seq_length_masks_in_both_directions(rng):
     check_grads(outputs, (x,), order=1, rtol=1e-4, atol=1e-6)
     grad = cellgraph.grad(lambda inp: outputs(inp).sum())(t64(x)).asnumpy()
     assert np.all(grad[1, 3:] == 0) and np.all(grad[1, :3] != 0) and np.all(grad[0] != 0)
+
+
+def _compiled_nodes(net, x) -> list:
+    from cellgraph.compiler.pipeline import compile_callable
+
+    return [n.callee.name for n in compile_callable(net, (x,)).graph.nodes]
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def test_time_loop_is_one_scan_whatever_the_length(kind, rng):
+    # the graph of a training step does not grow with the sequence: one scan per layer and
+    # direction, its gradient a scan too
+    net = _Outputs(getattr(nn, kind)(3, 4, num_layers=2, bidirectional=True, batch_first=True))
+    grad = cellgraph.ops.GradOperation(get_by_list=True)(net, net.trainable_params())
+    short, long = (_compiled_nodes(grad, Tensor(rng.standard_normal((2, steps, 3)).astype(
+        np.float32))) for steps in (3, 60))
+    assert short == long
+    assert short.count("scan") >= 4
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def test_graph_scan_matches_the_eager_step_loop(kind, rng):
+    # eagerly the steps run as a Python loop; in a graph as one scan: the same numbers
+    np.random.seed(3)
+    net = getattr(nn, kind)(3, 5, num_layers=2, bidirectional=True, batch_first=True)
+    x = Tensor(rng.standard_normal((3, 7, 3)).astype(np.float32))
+    lengths = Tensor(np.array([7, 4, 1], np.int32))
+    eager_out, eager_h = net(x, None, lengths)
+    graph_out, graph_h = cellgraph.jit(lambda inp, n: net(inp, None, n))(x, lengths)
+    np.testing.assert_allclose(graph_out.asnumpy(), eager_out.asnumpy(), rtol=1e-6, atol=1e-7)
+    for g, e in zip(graph_h if kind == "LSTM" else (graph_h,),
+                    eager_h if kind == "LSTM" else (eager_h,)):
+        np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-6, atol=1e-7)
+    assert np.all(graph_out.asnumpy()[2, 1:] == 0)  # past its length an element outputs zeros
+
+
+@pytest.mark.parametrize("layer", [
+    lambda: nn.LSTM(2, 2, bidirectional=True, batch_first=True),
+    lambda: nn.GRU(2, 3, bidirectional=True),
+])
+def test_gradients_through_the_time_scan_with_lengths_orders_1_and_2(layer, rng):
+    net = to_float64(layer())
+    x = rng.standard_normal((3, 2, 2)) if not net.batch_first else rng.standard_normal((2, 3, 2))
+    lengths = Tensor(np.array([3, 2], np.int32))
+
+    def outputs(inp):
+        out, _ = net(inp, None, lengths)
+        return out
+
+    check_grads(outputs, (x,), order=2, rtol=1e-4, atol=1e-6)

@@ -656,3 +656,19 @@ def test_stop_gradient_stays_in_a_graph_to_be_differentiated_again():
     text, _ = OWN_CASES["stop_gradient"]
     kept = rewritten("stop_gradient", REWRITES["stop_gradient"][0], text, differentiable=True)
     assert "stop_gradient(%x)" in kept
+
+
+def test_polynomial_stops_walking_once_the_answer_is_no(monkeypatch):
+    # a*b*c*d needs a fourth base: the sum holding it is no polynomial over three values,
+    # whatever the long chain beside it holds, so the walk ends there (not POLY_NODES on)
+    chain = [f"  %{k + 5} = add(%{k + 4}, %e)" for k in range(150)]
+    text = "\n".join([
+        "graph @f(%a: f32[2], %b: f32[2], %c: f32[2], %d: f32[2], %x: f32[2]) {",
+        "  %1 = mul(%a, %b)", "  %2 = mul(%1, %c)", "  %3 = mul(%2, %d)", "  %e = exp(%x)",
+        "  %4 = add(%x, %e)", *chain, "  %out = add(%3, %154)", "  return %out", "}", ""])
+    visited = []
+    walk = algebra._Polynomial._of
+    monkeypatch.setattr(algebra._Polynomial, "_of",
+                        lambda self, atom: visited.append(atom) or walk(self, atom))
+    assert rewritten("add", algebra.polynomial, text) == print_graph(parse_ir(text))
+    assert len(visited) < 10

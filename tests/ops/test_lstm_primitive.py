@@ -121,6 +121,26 @@ def test_gradient_matches_finite_differences():
         np.testing.assert_allclose(grad[i], (plus - minus) / (2 * eps), atol=2e-3)
 
 
+@pytest.mark.parametrize("proj", [0, 1])
+def test_in_a_graph_one_scan_per_direction_with_the_eager_numbers(proj):
+    # compiled, the time loop is a scan (the graph does not grow with the sequence), and it
+    # gives what the eager step loop gives
+    from cellgraph import jit
+    from cellgraph.compiler.pipeline import compile_callable
+
+    op = ops.LSTM(3, 2, 2, True, True, 0.0, proj_size=proj)
+    nodes = []
+    for steps in (3, 40):
+        x, h, c, w = _inputs(3, 2, 2, 2, proj, steps=steps)
+        graph = compile_callable(lambda *a: op(*a)[:3], (x, h, c, w)).graph
+        nodes.append([n.callee.name for n in graph.nodes])
+    assert nodes[0] == nodes[1] and nodes[0].count("scan") == 4
+    eager = op(x, h, c, w)[:3]
+    compiled = jit(lambda *a: op(*a)[:3])(x, h, c, w)
+    for e, g in zip(eager, compiled):
+        np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-6, atol=1e-7)
+
+
 @pytest.mark.parametrize("args, error, message", [
     ((0, 2, 1, True, False, 0.0), ValueError, "'input_size' must be int and must > 0"),
     ((3, 2, 1, True, False, 0.0, 2), ValueError, "proj_size"),

@@ -5,15 +5,20 @@ Parameters carry MindSpore's names, so checkpoints line up: `weight_ih_l{k}[_rev
 `weight_hh_l{k}[_reverse]`, `bias_ih_l{k}[_reverse]`, `bias_hh_l{k}[_reverse]` (all input
 weights first, then the hidden weights, then the biases).
 
-The time loop is unrolled over the static sequence length. `seq_length` (one length per batch
-element) freezes each element's state after its last step and zeroes its later outputs; the
-reverse direction runs from the last step down and starts each element at its own last step.
+Inside a graph the time loop is one `scan` node over the steps' inputs, so a graph's size and
+its compile time do not grow with the sequence length (its gradient is a scan back over the
+steps); run eagerly, it is a Python loop over the steps. `seq_length` (one length
+per batch element) freezes each element's state after its last step and zeroes its later
+outputs; the reverse direction runs from the last step down and starts each element at its own
+last step.
 """
 from __future__ import annotations
 
 import math
 
 import cellgraph.ops as F
+from cellgraph.compiler.builder import current_builder
+from cellgraph.loops import scan_steps
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
@@ -44,9 +49,11 @@ class _DynamicRNN(Cell):
     mode = "RNN_TANH"
 
     def construct(self, x, h_0, w_ih, w_hh, b_ih=None, b_hh=None, masks=None, reverse=False):
-        """x (T, B, input) -> (outputs (T, B, H), final state); `masks` freeze each batch
-        element after its last step (None: every step counts)."""
+        """x (T, B, input) -> (outputs (T, B, H), final state); `masks` (T, B, 1) freeze each
+        batch element after its last step (None: every step counts)."""
         step = _MODES[self.mode][1]
+        if current_builder() is not None:
+            return _time_scan(step, _linear(x, w_ih, b_ih), h_0, w_hh, b_hh, masks, reverse)
         # the steps' inputs as the pieces of one split, whose gradient joins the steps'
         # gradients: indexing xw[t] would give each step a gradient the size of the whole
         # sequence, T times xw's memory over a backward pass
@@ -55,14 +62,35 @@ class _DynamicRNN(Cell):
         outputs = [None] * len(xw)
         state = h_0
         for t in steps:
-            new = step(xw[t], state, w_hh, b_hh)
-            if masks is not None:
-                new = _select_state(masks[t], new, state)
-                outputs[t] = _output_of(new) * masks[t]
-            else:
-                outputs[t] = _output_of(new)
-            state = new
+            outputs[t], state = _time_step(step, xw[t], state, w_hh, b_hh,
+                                           None if masks is None else masks[t])
         return F.stack(outputs, 0), state
+
+
+def _time_step(step, xw_t, state, w_hh, b_hh, mask_t):
+    """One step: (output, new state); a mask row of 0 keeps that element's state."""
+    new = step(xw_t, state, w_hh, b_hh)
+    if mask_t is None:
+        return _output_of(new), new
+    new = _select_state(mask_t, new, state)
+    return _output_of(new) * mask_t, new
+
+
+def _time_scan(step, xw, h_0, w_hh, b_hh, masks, reverse: bool):
+    """The time loop over xw (T, B, gates) as one scan node carrying the state: the step's
+    graph is built once, whatever T is. Returns (outputs (T, B, H), final state)."""
+    lstm = isinstance(h_0, tuple)
+    carry = list(h_0) if lstm else [h_0]
+    n = len(carry)
+
+    def body(*values):
+        state = tuple(values[:n]) if lstm else values[0]
+        mask_t = values[n + 1] if masks is not None else None
+        out, new = _time_step(step, values[n], state, w_hh, b_hh, mask_t)
+        return (list(new) if lstm else [new]) + [out]
+
+    outs = scan_steps("rnn_step", body, carry, [xw] if masks is None else [xw, masks], reverse)
+    return outs[n], (tuple(outs[:n]) if lstm else outs[0])
 
 
 class _DynamicRNNTanh(_DynamicRNN):
@@ -180,7 +208,9 @@ class _RNNBase(Cell):
         if seq_length.dtype.name not in ("int32", "int64"):
             raise DTypeError(f"{type(self).__name__}: `seq_length` must be int32 or int64, got "
                              f"{seq_length.dtype}")
-        return [F.expand_dims(F.cast(F.greater(seq_length, t), dtype), 1) for t in range(steps)]
+        positions = F.reshape(F.arange(steps, dtype=seq_length.dtype), (steps, 1))
+        return F.expand_dims(F.cast(F.greater(F.expand_dims(seq_length, 0), positions), dtype),
+                             2)
 
     def construct(self, x, hx=None, seq_length=None):
         op = type(self).__name__

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.compiler.builder import current_builder
+from cellgraph.loops import scan_steps
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
@@ -56,23 +58,35 @@ def _unpack(w, blocks, has_bias, hidden_size, num_layers, directions):
     return parts
 
 
+def _lstm_step(gates_in, h, c, w_hh, w_hr):
+    """One time step from the step's input gates: (h, c)."""
+    gates = F.add(gates_in, F.matmul(h, F.transpose(w_hh, (1, 0))))
+    i, f, g, o = split_equal(gates, -1, 4)
+    c = F.add(F.mul(F.sigmoid(f), c), F.mul(F.sigmoid(i), F.tanh(g)))
+    h = F.mul(F.sigmoid(o), F.tanh(c))
+    if w_hr is not None:
+        h = F.matmul(h, F.transpose(w_hr, (1, 0)))
+    return h, c
+
+
 def _direction(xs, h, c, w_ih, w_hh, w_hr, bias, reverse: bool):
-    """One layer's one direction over the time steps xs: (outputs (T, B, state), h, c)."""
+    """One layer's one direction over the time steps xs: (outputs (T, B, state), h, c). In a
+    graph, one scan node over the steps (its size does not grow with T); eagerly, a loop."""
     gates_in = F.matmul(xs, F.transpose(w_ih, (1, 0)))
     if bias is not None:
         gates_in = F.add(gates_in, bias)
-    # one split's pieces, whose gradient joins the steps' gradients (indexing each step would
-    # give each a gradient of the whole sequence's size)
+    if current_builder() is not None:
+        def body(h_t, c_t, gates_t):
+            h_new, c_new = _lstm_step(gates_t, h_t, c_t, w_hh, w_hr)
+            return [h_new, c_new, h_new]
+
+        h, c, outputs = scan_steps("lstm_step", body, [h, c], [gates_in], reverse)
+        return outputs, h, c
     gates_in = [F.squeeze(piece, 0) for piece in split(gates_in, 1, 0)]
     steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
     outputs = [None] * len(xs)
     for t in steps:
-        gates = F.add(gates_in[t], F.matmul(h, F.transpose(w_hh, (1, 0))))
-        i, f, g, o = split_equal(gates, -1, 4)
-        c = F.add(F.mul(F.sigmoid(f), c), F.mul(F.sigmoid(i), F.tanh(g)))
-        h = F.mul(F.sigmoid(o), F.tanh(c))
-        if w_hr is not None:
-            h = F.matmul(h, F.transpose(w_hr, (1, 0)))
+        h, c = _lstm_step(gates_in[t], h, c, w_hh, w_hr)
         outputs[t] = h
     return F.stack(outputs, 0), h, c
 
