@@ -169,6 +169,16 @@ def _expression(op, refs: list[str]) -> str:
     raise AssertionError(f"no kernel code for fused operation {name}")
 
 
+def loop_nest(indent: str, ndim: int, extent: str) -> tuple[list[str], str]:
+    """Kernel source lines opening one loop per axis of the array `extent` (indices i0, i1,
+    ...), and the indentation inside them."""
+    loops = []
+    for k in range(ndim):
+        loops.append(f"{indent}for i{k} in range({extent}.shape[{k}]):")
+        indent += "    "
+    return loops, indent
+
+
 def kernel_source(structure: tuple, cache: bool) -> str:
     """The Python source of the kernel `kernel(in0, ..., out0, ...)` for a program structure:
     a loop nest over the outputs' shape, each input read once per element (at index 0 along

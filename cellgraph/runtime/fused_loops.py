@@ -71,11 +71,7 @@ def scan_kernel_source(structure: tuple, cache: bool) -> str:
              f"def kernel({', '.join(args)}):"]
 
     def nest(indent: str) -> tuple[list[str], str]:
-        loops = []
-        for k in range(ndim):
-            loops.append(f"{indent}for i{k} in range(out0.shape[{k}]):")
-            indent += "    "
-        return loops, indent
+        return fused_kernels.loop_nest(indent, ndim, "out0")
 
     def at(i: int) -> str:
         _, rank, broadcast = inputs[i]

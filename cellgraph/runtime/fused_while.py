@@ -69,11 +69,7 @@ def while_kernel_source(structure: tuple, cache: bool) -> str:
     first = f"out{carries[0]}"
 
     def nest(indent: str) -> tuple[list[str], str]:
-        loops = []
-        for k in range(ndim):
-            loops.append(f"{indent}for i{k} in range({first}.shape[{k}]):")
-            indent += "    "
-        return loops, indent
+        return fused_kernels.loop_nest(indent, ndim, first)
 
     def at(k: int) -> str:
         _, rank, broadcast = inputs[k]

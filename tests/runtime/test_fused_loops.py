@@ -10,9 +10,10 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, ops
-from cellgraph.compiler.ir import all_graphs
 from cellgraph.compiler.loop_fusion import ScanProgram
 from cellgraph.runtime import fused_kernels, fused_loops
+
+from .fusion_checks import check_sin_loop_grad, data, fused_and_plain, nodes_named, sin_loop
 
 pytest.importorskip("numba")
 
@@ -23,43 +24,18 @@ pytestmark = pytest.mark.usefixtures("kernel_cache")  # tests/runtime/conftest.p
 
 
 def scan_nodes(jitted) -> list:
-    graph = jitted._cache.last.compiled.graph
-    return [n for g in all_graphs(graph) for n in g.nodes if n.callee.name == "fused_scan"]
+    return nodes_named(jitted, "fused_scan")
 
 
 def both(fn, *args, scans_expected=True):
-    """fn compiled with fusion and without: equal results, bit for bit (signed zeros too)."""
-    fused = ms.jit(fn)
-    out_fused = fused(*args)
-    out_fused = fused(*args)  # (a second call: the kernel, whatever the warm-up)
-    fused_kernels.ENABLED = False
-    try:
-        out_plain = ms.jit(fn)(*args)
-    finally:
-        fused_kernels.ENABLED = True
+    """fn compiled with fusion and without: equal results, bit for bit."""
+    jitted, out = fused_and_plain(fn, *args)
     if scans_expected:
-        assert scan_nodes(fused), "no scan was fused"
-    flat_f = out_fused if isinstance(out_fused, tuple) else (out_fused,)
-    flat_p = out_plain if isinstance(out_plain, tuple) else (out_plain,)
-    assert len(flat_f) == len(flat_p)
-    for a, b in zip(flat_f, flat_p):
-        a, b = a.asnumpy(), b.asnumpy()
-        assert a.dtype == b.dtype and a.shape == b.shape
-        np.testing.assert_array_equal(a, b)
-        np.testing.assert_array_equal(np.signbit(a), np.signbit(b))
-    return out_fused
+        assert scan_nodes(jitted), "no scan was fused"
+    return out
 
 
-def _data(dtype, shape, seed):
-    return Tensor(np.random.default_rng(seed).standard_normal(shape).astype(dtype))
-
-
-def sin_loop(x, w, n):
-    i = 0
-    while i < n:
-        x = ops.sin(x) * w + 0.5 * x
-        i = i + 1
-    return x.sum()
+_data = data
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -68,18 +44,7 @@ def test_gradient_through_a_tensor_while_walks_its_tape_in_one_kernel(dtype, tri
     x, w = _data(dtype, (64,), 1), _data(dtype, (64,), 2)
     n = Tensor(np.array(trips, np.int64))
     out = both(ms.grad(sin_loop, grad_position=(0, 1)), x, w, n)
-    # and against the loop written out by hand
-    xs, ws = x.asnumpy(), w.asnumpy()
-    states = []
-    for _ in range(trips):
-        states.append(xs)
-        xs = np.sin(xs) * ws + dtype(0.5) * xs
-    dx, dw = np.ones_like(xs), np.zeros_like(ws)
-    for s in reversed(states):
-        dw = dw + dx * np.sin(s)
-        dx = dx * dtype(0.5) + dx * ws * np.cos(s)
-    np.testing.assert_array_equal(out[0].asnumpy(), dx)
-    np.testing.assert_array_equal(out[1].asnumpy(), dw)
+    check_sin_loop_grad(out, x, w, trips, dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

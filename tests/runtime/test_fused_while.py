@@ -11,8 +11,9 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, ops
-from cellgraph.compiler.ir import all_graphs
 from cellgraph.runtime import fused_kernels, fused_while, ufunc_loops
+
+from .fusion_checks import check_sin_loop_grad, data, fused_and_plain, nodes_named, sin_loop
 
 pytest.importorskip("numba")
 
@@ -23,46 +24,18 @@ pytestmark = pytest.mark.usefixtures("kernel_cache")  # tests/runtime/conftest.p
 
 
 def while_nodes(jitted) -> list:
-    graph = jitted._cache.last.compiled.graph
-    return [n for g in all_graphs(graph) for n in g.nodes if n.callee.name == "fused_while"]
+    return nodes_named(jitted, "fused_while")
 
 
 def both(fn, *args, fused=True):
-    """fn compiled with fusion and without: equal results, bit for bit (signed zeros too), and
-    whether a while loop was fused is `fused`."""
-    jitted = ms.jit(fn)
-    out = jitted(*args)
-    out = jitted(*args)  # (a second call: the kernel, whatever the warm-up)
-    fused_kernels.ENABLED = False
-    try:
-        plain = ms.jit(fn)(*args)
-    finally:
-        fused_kernels.ENABLED = True
+    """fn compiled with fusion and without: equal results, bit for bit, and whether a while
+    loop was fused is `fused`."""
+    jitted, out = fused_and_plain(fn, *args)
     assert bool(while_nodes(jitted)) == fused
-    flat_f = out if isinstance(out, tuple) else (out,)
-    flat_p = plain if isinstance(plain, tuple) else (plain,)
-    assert len(flat_f) == len(flat_p)
-    for a, b in zip(flat_f, flat_p):
-        assert type(a) is type(b)
-        a, b = np.asarray(a.asnumpy() if isinstance(a, Tensor) else a), np.asarray(
-            b.asnumpy() if isinstance(b, Tensor) else b)
-        assert a.dtype == b.dtype and a.shape == b.shape
-        np.testing.assert_array_equal(a, b)
-        np.testing.assert_array_equal(np.signbit(a), np.signbit(b))
     return out
 
 
-def _data(dtype, shape, seed, scale=1.0):
-    rng = np.random.default_rng(seed)
-    return Tensor((rng.standard_normal(shape) * scale).astype(dtype))
-
-
-def sin_loop(x, w, n):
-    i = 0
-    while i < n:
-        x = ops.sin(x) * w + 0.5 * x
-        i = i + 1
-    return x.sum()
+_data = data
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -71,18 +44,7 @@ def test_gradient_through_a_tensor_while_records_its_tape_in_one_kernel(dtype, t
     x, w = _data(dtype, (64,), 1), _data(dtype, (64,), 2)
     n = Tensor(np.array(trips, np.int64))
     out = both(ms.grad(sin_loop, grad_position=(0, 1)), x, w, n)
-    # and against the loop written out by hand (300 trips reach denormal numbers)
-    xs, ws = x.asnumpy(), w.asnumpy()
-    states = []
-    for _ in range(trips):
-        states.append(xs)
-        xs = np.sin(xs) * ws + dtype(0.5) * xs
-    dx, dw = np.ones_like(xs), np.zeros_like(ws)
-    for s in reversed(states):
-        dw = dw + dx * np.sin(s)
-        dx = dx * dtype(0.5) + dx * ws * np.cos(s)
-    np.testing.assert_array_equal(out[0].asnumpy(), dx)
-    np.testing.assert_array_equal(out[1].asnumpy(), dw)
+    check_sin_loop_grad(out, x, w, trips, dtype)  # 300 trips reach denormal numbers
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -22,6 +22,7 @@ from .transforms import (
     RandomCrop,
     Resize,
     TensorOperation,
+    _check_crop_padding,
     _check_inter,
     _crop,
     _pad,
@@ -207,13 +208,8 @@ class RandomCropWithBBox(CppRandomOperation):
 
     def __call__(self, *row):
         image, boxes = _validate(row)
-        left, top, right, bottom = self.padding
-        in_h, in_w = image.shape[:2]
-        if max(top, bottom) >= 3 * in_h or max(left, right) >= 3 * in_w:
-            raise RuntimeError(f"RandomCrop: padding size is three times bigger than the image "
-                               f"size, padding top: {top}, padding bottom: {bottom}, padding "
-                               f"pad_left_: {left}, padding padding right:{right}, image shape: "
-                               f"{in_h}, {in_w}")
+        _check_crop_padding(self.padding, image)
+        left, top = self.padding[:2]
         padded = _pad(image, self.padding, self.fill_value, self.padding_mode)
         # MindSpore moves the boxes by the explicit padding only, not by pad_if_needed's
         boxes[:, 0] += np.float32(left)

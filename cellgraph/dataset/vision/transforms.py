@@ -370,6 +370,18 @@ def _padding(padding) -> tuple | None:
     return padding * 2 if len(padding) == 2 else padding
 
 
+def _check_crop_padding(padding, image) -> None:
+    """RandomCrop's refusal (MindSpore's RuntimeError) of a side padded by three times the
+    image's height or width or more; `padding` is (left, top, right, bottom)."""
+    left, top, right, bottom = padding
+    in_h, in_w = image.shape[:2]
+    if max(top, bottom) >= 3 * in_h or max(left, right) >= 3 * in_w:
+        raise RuntimeError(f"RandomCrop: padding size is three times bigger than the image "
+                           f"size, padding top: {top}, padding bottom: {bottom}, padding "
+                           f"pad_left_: {left}, padding padding right:{right}, image shape: "
+                           f"{in_h}, {in_w}")
+
+
 class RandomCrop(_RandomOp, CppRandomOperation):
     """A `size` region at a random place, after optional `padding` (left, top, right,
     bottom) and, with `pad_if_needed`, padding up to `size`. Arrays are cropped as MindSpore's
@@ -436,13 +448,7 @@ class RandomCrop(_RandomOp, CppRandomOperation):
     def _cpp_crop_image(self, image: np.ndarray, place: list, draws: bool) -> np.ndarray:
         """RandomCropOp::RandomCropImg on one <H, W> or <H, W, C> image; `place` holds the
         (left, top) drawn last."""
-        left, top, right, bottom = self.padding or (0, 0, 0, 0)
-        in_h, in_w = image.shape[:2]
-        if max(top, bottom) >= 3 * in_h or max(left, right) >= 3 * in_w:
-            raise RuntimeError(f"RandomCrop: padding size is three times bigger than the image "
-                               f"size, padding top: {top}, padding bottom: {bottom}, padding "
-                               f"pad_left_: {left}, padding padding right:{right}, image shape: "
-                               f"{in_h}, {in_w}")
+        _check_crop_padding(self.padding or (0, 0, 0, 0), image)
         padded = self._padded(image)
         height, width = self.size
         pad_h, pad_w = padded.shape[:2]

@@ -5,7 +5,6 @@ pick, a std::uniform_real<double> draw at most `prob` to apply), as Python from 
 in place), which the Python implementations of the flips and RandomCrop on Pillow images draw
 from too. The picks were recorded from MindSpore 2.10."""
 import numpy as np
-import pytest
 from PIL import Image
 
 import cellgraph.dataset as ds
@@ -14,13 +13,6 @@ from cellgraph.dataset import transforms, vision
 IMAGE = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 13 % 256).astype(np.uint8)
 FLIPPED, UPSIDE_DOWN, INVERTED = IMAGE[:, ::-1], IMAGE[::-1], 255 - IMAGE
 GREY = np.dstack([np.asarray(Image.fromarray(IMAGE).convert("L"))] * 3)
-
-
-@pytest.fixture(autouse=True)
-def keep_seed():
-    seed = ds.config.get_seed()
-    yield
-    ds.config.set_seed(seed)
 
 
 def _rows(op, seed, count=8):

@@ -4,19 +4,11 @@ row by row (hue times 6 / 255; whole vectors of 32 pixels with fused multiply-ad
 the rest of a row by the scalar loop, rounded). The image is 35 wide: 32 vector pixels and a
 scalar tail in each row. The values were recorded from MindSpore 2.10."""
 import numpy as np
-import pytest
 
 import cellgraph.dataset as ds
 from cellgraph.dataset import vision
 
 IMAGE = (np.arange(2 * 35 * 3).reshape(2, 35, 3) * 37 % 256).astype(np.uint8)
-
-
-@pytest.fixture(autouse=True)
-def keep_seed():
-    seed = ds.config.get_seed()
-    yield
-    ds.config.set_seed(seed)
 
 
 def test_adjust_hue_is_mindspores_on_vector_and_scalar_pixels():

@@ -9,6 +9,8 @@ import pytest
 import cellgraph.dataset as ds
 from cellgraph.dataset import vision
 
+from .seeded import mapped_rows as _rows
+
 
 @pytest.fixture(autouse=True)
 def keep_config():
@@ -21,13 +23,6 @@ def keep_config():
 def _image(height, width, channels):
     base = (np.arange(height)[:, None] * 16 + np.arange(width)[None, :] + 17).astype(np.uint8)
     return np.repeat(base[:, :, None], channels, 2)
-
-
-def _rows(op, images, workers=1, seed=11):
-    ds.config.set_seed(seed)
-    data = ds.NumpySlicesDataset({"image": images}, shuffle=False)
-    data = data.map(op, "image", num_parallel_workers=workers)
-    return [row[0] for row in data.create_tuple_iterator(output_numpy=True)]
 
 
 @pytest.mark.parametrize("op, workers, seed, corners, sums, shape", [

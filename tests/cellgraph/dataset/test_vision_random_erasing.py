@@ -11,13 +11,6 @@ IMAGES = np.full((6, 9, 11, 3), 200, np.uint8)
 LEVEL = np.float32(200) * (np.float32(1) / np.float32(255))  # ToTensor's value of 200
 
 
-@pytest.fixture(autouse=True)
-def keep_seed():
-    seed = ds.config.get_seed()
-    yield
-    ds.config.set_seed(seed)
-
-
 def _boxes(op, seed):
     """(top, left, height, width, first erased value) of each row's erased box, or None."""
     ds.config.set_seed(seed)

@@ -9,21 +9,9 @@ import pytest
 import cellgraph.dataset as ds
 from cellgraph.dataset import vision
 
+from .seeded import mapped_rows as _rows
+
 IMAGE = (np.arange(3 * 4 * 3).reshape(3, 4, 3) * 21 % 256).astype(np.uint8)
-
-
-@pytest.fixture(autouse=True)
-def keep_seed():
-    seed = ds.config.get_seed()
-    yield
-    ds.config.set_seed(seed)
-
-
-def _rows(op, images, workers=1, seed=11):
-    ds.config.set_seed(seed)
-    data = ds.NumpySlicesDataset({"image": images}, shuffle=False)
-    data = data.map(op, "image", num_parallel_workers=workers)
-    return [row[0] for row in data.create_tuple_iterator(output_numpy=True)]
 
 
 def test_seeded_shifts_are_mindspores():
