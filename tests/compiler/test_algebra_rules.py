@@ -599,6 +599,18 @@ graph @f(%x: f32[2]) -> f32[1,2] {
   return %1
 }
 """),
+    "assigned_read": (
+        """\
+graph @f(%x: f32[2], %y: f32[2]) {
+  %1 = assigned_read(%x, %y)
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2], %y: f32[2]) -> f32[2] {
+  return %y
+}
+"""),
     "stop_gradient": (
         """\
 graph @f(%x: f32[2]) {
