@@ -5,10 +5,12 @@ pick, a std::uniform_real<double> draw at most `prob` to apply), as Python from 
 in place), which the Python implementations of the flips and RandomCrop on Pillow images draw
 from too. The picks were recorded from MindSpore 2.10."""
 import numpy as np
-from PIL import Image
+import pytest
 
 import cellgraph.dataset as ds
 from cellgraph.dataset import transforms, vision
+
+Image = pytest.importorskip("PIL.Image")  # the Pillow paths, and the grey reference
 
 IMAGE = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 13 % 256).astype(np.uint8)
 FLIPPED, UPSIDE_DOWN, INVERTED = IMAGE[:, ::-1], IMAGE[::-1], 255 - IMAGE
