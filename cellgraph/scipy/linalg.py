@@ -1,7 +1,7 @@
-"""`mindspore.scipy.linalg`: `eigh`, `inv`, `det` and `cholesky` of one square matrix, with
-MindSpore's argument checks: `a` a 2-D square Tensor of int32, int64, float32 or float64
-(integers computed in float64), flags of type bool. MindSpore's `lu`, `lu_factor`,
-`cho_factor`, `cho_solve`, `solve_triangular`, `lstsq` and `block_diag` are not provided.
+"""`mindspore.scipy.linalg`: `eigh`, `inv`, `det`, `cholesky`, `cho_factor` and `cho_solve` of
+one square matrix, with MindSpore's argument checks: `a` a 2-D square Tensor of int32, int64,
+float32 or float64 (integers computed in float64), flags of type bool; `solve_triangular` and
+`block_diag`. MindSpore's `lu`, `lu_factor` and `lstsq` are not provided.
 
 Eigenvectors are LAPACK's: where an eigenvalue repeats, or for the sign of a column, they may
 differ from MindSpore's (Eigen's) by a rotation within the eigenspace or a factor of -1."""
@@ -10,11 +10,13 @@ from __future__ import annotations
 from cellgraph.common import dtype as mstype
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
+from cellgraph.ops.auto_generate.math_classes import _solve_triangular
 from cellgraph.primitives import linalg_ops
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["cholesky", "det", "eigh", "inv"]
+__all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh", "inv",
+           "solve_triangular"]
 
 _DTYPES = (mstype.int32, mstype.int64, mstype.float32, mstype.float64)
 
@@ -95,3 +97,69 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
                         ("check_finite", check_finite)):
         _flag("cholesky", value, name)
     return linalg_ops.cholesky(_square_matrix("cholesky", a), upper=not lower)
+
+
+def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
+    """(c, lower): the Cholesky factor of the symmetric positive-definite `a` in c's lower
+    triangle (`lower=True`, a = L L^T) or its upper one (a = U^T U), zeros elsewhere, for
+    `cho_solve`."""
+    for name, value in (("overwrite_a", overwrite_a), ("check_finite", check_finite),
+                        ("lower", lower)):
+        _flag("cho_factor", value, name)
+    return linalg_ops.cholesky(_square_matrix("cho_factor", a), upper=not lower), lower
+
+
+def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+    """x with a x = b, from `cho_factor`'s (c, lower) of a: two triangular solves."""
+    c, lower = c_and_lower
+    for name, value in (("overwrite_b", overwrite_b), ("check_finite", check_finite),
+                        ("lower", lower)):
+        _flag("cho_solve", value, name)
+    c = _square_matrix("cho_solve", c)
+    b = F.cast(b, c.dtype) if b.dtype in (mstype.int32, mstype.int64) else b
+    _check_rhs("cho_solve", c, b)
+    first, second = (0, 1) if lower else (1, 0)
+    return _solve_triangular(c, _solve_triangular(c, b, first, lower), second, lower)
+
+
+def _check_rhs(func_name: str, a, b) -> None:
+    if tuple(b.shape)[:1] != tuple(a.shape)[-1:] or len(b.shape) not in (1, 2):
+        raise ShapeError(f"For '{func_name}', the last two dimensions of `a` and `b` should be "
+                         f"matched, but got shape of {tuple(a.shape)} and {tuple(b.shape)}.")
+
+
+def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,
+                     debug=None, check_finite=True):
+    """x with op(a) x = b, reading a's lower or upper triangle (ones on the diagonal with
+    `unit_diagonal`); op(a) is a (trans 0 or 'N'), its transpose (1, 'T') or its conjugate
+    transpose (2, 'C'); b a vector or a matrix of columns."""
+    if isinstance(trans, str):
+        if trans not in ("N", "T", "C"):
+            raise ArgumentValueError("For SolveTriangular, Augment[trans] must be one of "
+                                     "[1, 2, 3,'N', 'T', 'C'].")
+        trans = "NTC".index(trans)
+    if trans not in (0, 1, 2):
+        raise RuntimeError(f"For 'SolveTriangular', 'trans' must be in [0, 1, 2, 'N', 'T', "
+                           f"'C'], but got [{trans}].")
+    if len(a.shape) == 2:
+        _check_rhs("SolveTriangular", a, b)
+    return _solve_triangular(a, b, trans, lower, unit_diagonal)
+
+
+def block_diag(*arrs):
+    """The Tensors (at most 2-D; a vector is one row) on the diagonal of one matrix, zeros
+    elsewhere; with none, a (1, 0) float32 Tensor."""
+    from cellgraph import numpy as mnp
+
+    if not arrs:
+        return mnp.zeros((1, 0))
+    if any(len(a.shape) > 2 for a in arrs):
+        raise ArgumentValueError("Arguments to mindspore.scipy.linalg.block_diag must have at "
+                                 "most 2 dimensions.")
+    accum = mnp.atleast_2d(arrs[0])
+    for arr in arrs[1:]:
+        arr = mnp.atleast_2d(arr)
+        width = accum.shape[-1]
+        accum = mnp.concatenate([mnp.pad(accum, ((0, 0), (0, arr.shape[-1]))),
+                                 mnp.pad(arr, ((0, 0), (width, 0)))], axis=0)
+    return accum

@@ -74,3 +74,54 @@ def test_argument_errors(call, arg, error, message):
     with pytest.raises(error) as info:
         call(arg)
     assert message.replace("mindspore", "cellgraph") in str(info.value)
+
+
+SPD = np.array([[9, 3, 1, 5], [3, 7, 5, 1], [1, 5, 9, 2], [5, 1, 2, 6]], np.float32)
+LOWER = np.array([[3, 0, 0, 0], [2, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 1]], np.float32)
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_cho_factor_and_cho_solve_as_mindspore(lower):
+    c, flag = alg.cho_factor(Tensor(SPD), lower=lower)
+    upper = np.array([[3.0, 1.0, 0.33333334, 1.6666666], [0.0, 2.4494898, 1.9051585, -0.2721655],
+                      [0.0, 0.0, 2.2933078, 0.8559526], [0.0, 0.0, 0.0, 1.5541857]])
+    assert flag is lower
+    np.testing.assert_allclose(c.asnumpy(), upper.T if lower else upper, rtol=1e-5, atol=1e-6)
+    x = alg.cho_solve((c, flag), Tensor(np.ones(4, np.float32)))
+    np.testing.assert_allclose(x.asnumpy(), [-0.01749266, 0.11953348, 0.01166185, 0.15743434],
+                               rtol=1e-4)
+    with pytest.raises(TypeError, match="the type of 'lower' should be bool"):
+        alg.cho_solve((c, 1), Tensor(np.ones(4, np.float32)))
+
+
+@pytest.mark.parametrize("trans, unit, want", [
+    (0, False, [1 / 3, 1 / 3, 2 / 3, -1 / 3]),
+    ("N", True, [1, -1, 0, 1]),
+    (1, False, [0, 0, 0, 1]),
+    ("C", True, [0, 0, 0, 1]),
+])
+def test_solve_triangular_as_mindspore(trans, unit, want):
+    x = alg.solve_triangular(Tensor(LOWER), Tensor(np.ones(4, np.float32)), trans=trans,
+                             lower=True, unit_diagonal=unit)
+    np.testing.assert_allclose(x.asnumpy(), want, rtol=1e-6, atol=1e-7)
+    # the upper triangle of LOWER is its diagonal
+    upper = alg.solve_triangular(Tensor(LOWER), Tensor(np.ones(4, np.float32)))
+    np.testing.assert_allclose(upper.asnumpy(), [1 / 3, 1, 1, 1], rtol=1e-6)
+
+
+def test_solve_triangular_refuses_as_mindspore():
+    with pytest.raises(ValueError, match="last two dimensions of `a` and `b` should be matched"):
+        alg.solve_triangular(Tensor(LOWER), Tensor(np.ones(3, np.float32)))
+    with pytest.raises(RuntimeError, match=r"'trans' must be in \[0, 1, 2, 'N', 'T', 'C'\]"):
+        alg.solve_triangular(Tensor(LOWER), Tensor(np.ones(4, np.float32)), trans=5)
+
+
+def test_block_diag_as_mindspore():
+    out = alg.block_diag(Tensor(np.ones((2, 2), np.float32)),
+                         Tensor(np.full((1, 3), 2, np.float32)), Tensor(np.array([5.0], np.float32)))
+    want = np.zeros((4, 6), np.float32)
+    want[:2, :2], want[2, 2:5], want[3, 5] = 1, 2, 5
+    np.testing.assert_array_equal(out.asnumpy(), want)
+    assert alg.block_diag().shape == (1, 0)
+    with pytest.raises(ValueError, match="at most 2 dimensions"):
+        alg.block_diag(Tensor(np.ones((1, 1, 1), np.float32)))
